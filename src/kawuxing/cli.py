@@ -1,0 +1,141 @@
+"""The ``kawuxing`` command line (typer + rich). Bad input: one clear line on stderr, exit 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .cases import run_case
+from .melds import Meld
+from .rules import RuleSet, parse_option
+from .scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand, win_transfers
+from .shapes import shanten, waits
+from .tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="卡五星 (Ka Wu Xing), the three-player mahjong of Hubei.")
+out = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(2)
+
+
+def _rules(preset: str, options: list[str]) -> RuleSet:
+    return RuleSet.preset(preset, **dict(parse_option(o) for o in options))
+
+
+@app.command()
+def score(
+    hand: Annotated[str, typer.Argument(help="concealed tiles before the winning tile, e.g. '46p 234p 123s 789s 99p'")],
+    win: Annotated[str, typer.Option("--win", help="the winning tile, e.g. 5p")],
+    self_draw: Annotated[bool, typer.Option("--self-draw", help="won by self-draw (default)")] = False,
+    discard: Annotated[bool, typer.Option("--discard", help="won on another player's discard")] = False,
+    robbing_kong: Annotated[bool, typer.Option("--robbing-kong", help="won by robbing an added kong (R7.4)")] = False,
+    meld: Annotated[Optional[list[str]], typer.Option("--meld", help="a declared meld KIND:TILE (pung, concealed_kong, exposed_kong, added_kong); repeat")] = None,
+    after_kong: Annotated[bool, typer.Option("--after-kong", help="on a kong replacement / the discard after a kong")] = False,
+    last_tile: Annotated[bool, typer.Option("--last-tile", help="the last tile of the wall, or the last discard (R5)")] = False,
+    declared: Annotated[bool, typer.Option("--declared", help="the winner had declared 亮倒 (R8)")] = False,
+    rules: Annotated[str, typer.Option("--rules", help="preset: standard, capped, flat8, strict, app")] = "standard",
+    option: Annotated[Optional[list[str]], typer.Option("--option", help="rule override name=value; repeat")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Score a finished hand: reading, patterns (×), cap and who pays what (R7-R9)."""
+    if self_draw + discard + robbing_kong > 1:
+        _fail("choose one of --self-draw, --discard, --robbing-kong")
+    win_by = DISCARD if discard else ROBBING_KONG if robbing_kong else SELF_DRAW
+    try:
+        ruleset = _rules(rules, option or [])
+        melds = tuple(Meld.parse(m) for m in meld or [])
+        concealed = tuple(parse_tiles(hand))
+        finished = WinningHand(concealed, parse_tile(win), win_by, melds, after_kong, last_tile,
+                               declared)
+        value = score_hand(finished, ruleset)
+    except ValueError as exc:
+        _fail(str(exc))
+    held = counts_of(concealed)
+    for m in melds:
+        held[m.tile] += m.size
+    result = {"legal": value.legal, "multiplier": value.multiplier,
+              "raw_multiplier": value.raw_multiplier, "cap": value.cap,
+              "patterns": [{"name": p.name, "gloss": p.pattern.gloss, "multiplier": p.multiplier,
+                            "rule": p.pattern.rule, "note": p.note} for p in value.patterns],
+              "paid": value.paid, "reason": value.reason}
+    if value.legal:
+        payers = [1, 2] if win_by == SELF_DRAW else [1]
+        transfers = win_transfers(value, 0, payers)
+        result["transfers"] = [t.__dict__ for t in transfers]
+    if value.reading is None:
+        counts = counts_of(concealed)
+        result["waits"] = [tile_str(k) for k in waits(counts, held)]
+        result["shanten"] = shanten(counts, len(melds))
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    _print_score(finished, value, result)
+
+
+def _print_score(hand: WinningHand, value, result: dict) -> None:
+    melds = " ".join(f"[{m}]" for m in hand.melds)
+    out.print(f"hand {format_tiles(hand.concealed)} {melds} + {tile_str(hand.win_tile)} "
+              f"({tile_chinese(hand.win_tile)}) by {hand.win_by}", highlight=False)
+    if value.reading is None:
+        out.print(f"[red]not a win[/]: {value.reason}", highlight=False)
+        waits_text = " ".join(result["waits"]) or "none"
+        out.print(f"before the winning tile: waits {waits_text}; shanten {result['shanten']}")
+        return
+    reading = value.reading
+    if reading.seven_pairs:
+        shape = "seven pairs " + " ".join(tile_str(p) * 1 + tile_str(p)[0] for p in reading.pairs)
+    else:
+        sets = [tile_str(s.tile)[0] * 3 + tile_str(s.tile)[1] if s.kind == "pung" else
+                "".join(str(int(tile_str(s.tile)[0]) + d) for d in range(3)) + tile_str(s.tile)[1]
+                for s in reading.sets]
+        shape = " ".join(sets + [tile_str(reading.pairs[0])[0] * 2 + tile_str(reading.pairs[0])[1]])
+    out.print(f"reading: {shape}", highlight=False)
+    table = Table("pattern", "gloss", "×", "rule", "note")
+    for p in result["patterns"]:
+        table.add_row(p["name"], p["gloss"], str(p["multiplier"]), p["rule"], p["note"])
+    if not result["patterns"]:
+        table.add_row("屁胡", "no pattern", "1", "R9.1", "")
+    out.print(table)
+    cap = f" (cap {value.cap}, raw ×{value.raw_multiplier})" if value.cap else ""
+    out.print(f"multiplier ×{value.multiplier}{cap}", highlight=False)
+    if not value.legal:
+        out.print(f"[red]not a legal win[/]: {value.reason}", highlight=False)
+        return
+    for t in result["transfers"]:
+        out.print(f"  seat {t['payer']} pays seat {t['payee']} {t['amount']} — {t['reason']} "
+                  f"({t['rule']})", highlight=False)
+    out.print(f"winner receives {value.paid}", highlight=False)
+
+
+@app.command()
+def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl file")]) -> None:
+    """Run conformance cases (shared/CASES.md): one JSON outcome line per input line."""
+    try:
+        lines = file.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror}")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except ValueError as exc:
+            print(json.dumps({"id": f"line {number}", "error": f"bad JSON: {exc}"}))
+            continue
+        print(json.dumps(run_case(case), ensure_ascii=False), flush=False)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,214 @@
+"""Tiles of 卡五星 (RULES.md R1): kinds, notation in and out, counts vectors.
+
+A tile kind is an ``int`` index into a fixed universe of 30 kinds, so that the option
+``suits`` (R1.1: any two of 万/筒/条) needs no second numbering:
+
+======  ======================  =========
+index   kinds                   MPSZ
+======  ======================  =========
+0-8     1-9 万 (characters)      ``1m``-``9m``
+9-17    1-9 筒/饼 (dots)         ``1p``-``9p``
+18-26   1-9 条/索 (bamboo)       ``1s``-``9s``
+27-29   白 发 中 (dragons)       ``5z`` ``6z`` ``7z``
+======  ======================  =========
+
+A game uses 21 of them (two suits and the dragons, :func:`kinds_for_suits`), four copies
+each: 84 tiles. A *counts vector* is a list of 30 ints, ``counts[kind]`` = copies held.
+
+Three notations are read by :func:`parse_tiles`: MPSZ (``"46p 123s 55z"``), Chinese names
+(``五筒 5筒 五饼 三条 三索 九万 中 发 發 白``) and the Unicode mahjong tiles (🀙…🀡 筒, 🀐…🀘 条,
+🀇…🀏 万, 🀄 中, 🀅 发, 🀆 白). Errors are :class:`TileError` (a ``ValueError``) naming the bad
+part and its position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+NUM_KINDS = 30
+SUIT_LETTERS = "mps"
+SUIT_BASE = {"m": 0, "p": 9, "s": 18}
+DRAGON_BASE = 27
+WHITE, GREEN, RED = 27, 28, 29  # 白 发 中 = 5z 6z 7z
+DRAGONS = (WHITE, GREEN, RED)
+COPIES = 4
+
+_SUIT_CHINESE = {"m": "万", "p": "筒", "s": "条"}
+_DRAGON_CHINESE = {WHITE: "白", GREEN: "发", RED: "中"}
+_NUMERALS = "一二三四五六七八九"
+_SUIT_WORDS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+_DRAGON_WORDS = {"红中": RED, "紅中": RED, "中": RED, "发财": GREEN, "發財": GREEN, "发": GREEN,
+                 "發": GREEN, "白板": WHITE, "白": WHITE}
+_UNICODE_BASE = {0x1F007: "m", 0x1F019: "p", 0x1F010: "s"}
+_UNICODE_DRAGONS = {0x1F004: RED, 0x1F005: GREEN, 0x1F006: WHITE}
+_SEPARATORS = " \t\n,，、;；|+"
+
+
+class TileError(ValueError):
+    """A tile string or tile value that is not a valid 卡五星 tile (R1.1).
+
+    The message names the bad part and its 0-based character position where there is one.
+    """
+
+
+def tile_suit(kind: int) -> str:
+    """The suit letter of a kind: ``"m"``, ``"p"``, ``"s"`` or ``"z"`` (dragons)."""
+    return "z" if kind >= DRAGON_BASE else SUIT_LETTERS[kind // 9]
+
+
+def tile_rank(kind: int) -> int:
+    """1-9 for a suited kind; 5, 6, 7 for 白 发 中 (their MPSZ digits)."""
+    return kind - DRAGON_BASE + 5 if kind >= DRAGON_BASE else kind % 9 + 1
+
+
+def is_dragon(kind: int) -> bool:
+    """True for 白 发 中 (R1.1), which never form runs (R7.1)."""
+    return kind >= DRAGON_BASE
+
+
+def make_tile(rank: int, suit: str) -> int:
+    """The kind of rank ``rank`` in suit ``suit`` (``m``/``p``/``s``, or ``z`` with rank 5-7).
+
+    Raises :class:`TileError` for a rank or suit that is not a 卡五星 tile (there are no winds).
+    """
+    if suit in SUIT_BASE:
+        if 1 <= rank <= 9:
+            return SUIT_BASE[suit] + rank - 1
+        raise TileError(f"{rank}{suit}: a suited tile's rank is 1-9")
+    if suit == "z":
+        if 5 <= rank <= 7:
+            return DRAGON_BASE + rank - 5
+        raise TileError(f"{rank}z is not a 卡五星 tile: only 5z 白, 6z 发, 7z 中 (no winds, R1.1)")
+    raise TileError(f"unknown suit {suit!r}: use m (万), p (筒), s (条) or z (白发中)")
+
+
+def kinds_for_suits(suits: Iterable[str] = ("p", "s")) -> tuple[int, ...]:
+    """The 21 kinds in play for the two suits of option ``suits`` (R1.1), in index order."""
+    kinds = [SUIT_BASE[s] + r for s in sorted(suits, key=SUIT_LETTERS.index) for r in range(9)]
+    return tuple(kinds) + DRAGONS
+
+
+def tile_str(kind: int) -> str:
+    """MPSZ name of one kind, e.g. ``"5p"``, ``"7z"``."""
+    _check_kind(kind)
+    return f"{tile_rank(kind)}{tile_suit(kind)}"
+
+
+def tile_chinese(kind: int) -> str:
+    """Chinese name of one kind, e.g. ``"五筒"``, ``"三条"``, ``"中"``."""
+    _check_kind(kind)
+    if kind >= DRAGON_BASE:
+        return _DRAGON_CHINESE[kind]
+    return _NUMERALS[kind % 9] + _SUIT_CHINESE[tile_suit(kind)]
+
+
+def tile_unicode(kind: int) -> str:
+    """The Unicode mahjong tile character of one kind, e.g. ``"🀝"`` for 5p."""
+    _check_kind(kind)
+    for dragon_cp, dragon in _UNICODE_DRAGONS.items():
+        if dragon == kind:
+            return chr(dragon_cp)
+    base = next(cp for cp, s in _UNICODE_BASE.items() if s == tile_suit(kind))
+    return chr(base + kind % 9)
+
+
+def format_tiles(tiles: Iterable[int]) -> str:
+    """MPSZ string of tiles, sorted and grouped by suit: ``[12, 14, 18] -> "46p 1s"``."""
+    groups: dict[str, str] = {}
+    for kind in sorted(tiles):
+        _check_kind(kind)
+        groups[tile_suit(kind)] = groups.get(tile_suit(kind), "") + str(tile_rank(kind))
+    return " ".join(digits + suit for suit, digits in groups.items())
+
+
+def format_counts(counts: list[int]) -> str:
+    """MPSZ string of a counts vector (see :func:`format_tiles`)."""
+    return format_tiles(k for k in range(NUM_KINDS) for _ in range(counts[k]))
+
+
+def parse_tile(text: str) -> int:
+    """Exactly one tile in any notation of :func:`parse_tiles`; ``TileError`` otherwise."""
+    tiles = parse_tiles(text, max_copies=COPIES)
+    if len(tiles) != 1:
+        raise TileError(f"{text!r}: expected exactly one tile, got {len(tiles)}")
+    return tiles[0]
+
+
+def parse_tiles(text: str, max_copies: int | None = COPIES) -> list[int]:
+    """Read tiles in MPSZ, Chinese or Unicode notation (mixed freely) into a list of kinds.
+
+    ``"46p 123s 55z"`` → 4p 6p 1s 2s 3s 白 白, in the written order. Spaces, commas and ``+``
+    separate nothing and are ignored. With ``max_copies`` (default 4, R1.1) more copies of one
+    kind is an error; pass ``None`` to allow any number.
+
+    Raises :class:`TileError` naming the bad part and its position, e.g.
+    ``bad tile string '46x': 'x' at position 2 is not a suit or tile``.
+    """
+    if not isinstance(text, str):
+        raise TileError(f"expected a tile string, got {type(text).__name__}")
+    tiles: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _SEPARATORS:
+            i += 1
+            continue
+        cp = ord(ch)
+        if cp in _UNICODE_DRAGONS:
+            tiles.append(_UNICODE_DRAGONS[cp])
+            i += 1
+            continue
+        uni = next(((s, cp - b) for b, s in _UNICODE_BASE.items() if 0 <= cp - b < 9), None)
+        if uni:
+            tiles.append(SUIT_BASE[uni[0]] + uni[1])
+            i += 1
+            continue
+        word = next((w for w in _DRAGON_WORDS if text.startswith(w, i)), None)
+        if word:
+            tiles.append(_DRAGON_WORDS[word])
+            i += len(word)
+            continue
+        if ch.isdigit() or ch in _NUMERALS:
+            start = i
+            ranks = []
+            while i < n and (text[i].isdigit() or text[i] in _NUMERALS):
+                ranks.append(int(text[i]) if text[i].isdigit() else _NUMERALS.index(text[i]) + 1)
+                i += 1
+            if i >= n:
+                raise TileError(f"bad tile string {text!r}: {text[start:]!r} at position {start}"
+                                " has no suit (add m, p, s or z)")
+            suit_ch = text[i]
+            suit = suit_ch.lower() if suit_ch.lower() in "mpsz" else _SUIT_WORDS.get(suit_ch)
+            if suit is None:
+                raise TileError(f"bad tile string {text!r}: {suit_ch!r} at position {i} is not a"
+                                " suit (m p s z, 万 筒 饼 条 索)")
+            for offset, rank in enumerate(ranks):
+                try:
+                    tiles.append(make_tile(rank, suit))
+                except TileError as err:
+                    raise TileError(f"bad tile string {text!r}: at position {start + offset}: "
+                                    f"{err}") from None
+            i += 1
+            continue
+        raise TileError(f"bad tile string {text!r}: {ch!r} at position {i} is not a tile")
+    if max_copies is not None:
+        counts = counts_of(tiles)
+        for kind, c in enumerate(counts):
+            if c > max_copies:
+                raise TileError(f"bad tile string {text!r}: {c} copies of {tile_str(kind)}, "
+                                f"there are only {max_copies} (R1.1)")
+    return tiles
+
+
+def counts_of(tiles: Iterable[int]) -> list[int]:
+    """Counts vector (30 ints) of a collection of kinds."""
+    counts = [0] * NUM_KINDS
+    for kind in tiles:
+        _check_kind(kind)
+        counts[kind] += 1
+    return counts
+
+
+def _check_kind(kind: int) -> None:
+    if not isinstance(kind, int) or not 0 <= kind < NUM_KINDS:
+        raise TileError(f"{kind!r} is not a tile kind (0-{NUM_KINDS - 1})")
