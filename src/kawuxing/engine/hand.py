@@ -1,0 +1,441 @@
+"""One hand of 卡五星 from the deal to the settlement (RULES.md R3-R11).
+
+``Hand`` is deterministic: given its tiles (a seed, a wall, or explicit hands and draws) and
+the same actions, it produces the same events. It does no I/O, reads no clock and uses no
+global RNG. Drive it with :meth:`Hand.legal_actions` and :meth:`Hand.apply`::
+
+    hand = Hand.deal(RuleSet.preset(), dealer=0, seed=7)
+    while not hand.ended:
+        seat = hand.to_act()[0]
+        hand.apply(hand.legal_actions(seat)[0])
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from ..melds import ADDED_KONG as ADDED_MELD
+from ..melds import CONCEALED_KONG as CONCEALED_MELD
+from ..melds import EXPOSED_KONG as EXPOSED_MELD
+from ..melds import PUNG as PUNG_MELD
+from ..melds import Meld
+from ..rules import RuleSet
+from ..scoring import HandValue, Transfer, win_transfers
+from ..shapes import waits
+from ..tiles import COPIES, format_tiles, kinds_for_suits, tile_str
+from . import legal
+from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
+                      IllegalAction)
+from .state import CLAIM, ENDED, PIAO_PHASE, ROB, TURN, Pending, SeatState
+
+
+class Hand:
+    """A hand in play. Public read-only attributes:
+
+    - ``rules`` (:class:`RuleSet`), ``dealer`` (seat), ``seats`` (3 × :class:`SeatState`),
+      ``phase`` (``piao``/``turn``/``claim``/``rob``/``ended``), ``current`` (seat in turn),
+      ``pending`` (the discard or kong on the table, or None), ``wall_left`` (tiles).
+    - ``deltas``: each seat's score change so far (kong money at once, R6.6), base units.
+    - ``transfers``: every :class:`Transfer` of the hand; ``events``: the full event log
+      (dicts; use :mod:`kawuxing.engine.views` to filter them for a seat, R13).
+    - ``winners``, ``values`` (seat -> :class:`HandValue`), ``next_dealer`` once ended.
+    - ``actions``: every accepted action, in order.
+    """
+
+    def __init__(self, rules: RuleSet, dealer: int, hands: list[list[int]], draws: list[int],
+                 piao: list[int] | None = None) -> None:
+        """Start a hand from explicit tiles: ``hands`` = three lists of 13 kinds (seats 0-2),
+        ``draws`` = the order tiles will be drawn, the dealer's 14th first (R3).
+
+        ``piao``: each seat's 漂 if already chosen (R11.1); with ``rules.piao_choices`` and no
+        ``piao`` the hand opens with a piao phase. Raises ``ValueError`` for bad tiles: not 13
+        a hand, a fifth copy, a kind not in play, a bad dealer or piao.
+        """
+        if dealer not in (0, 1, 2):
+            raise ValueError(f"dealer {dealer!r}: must be seat 0, 1 or 2")
+        if len(hands) != 3 or any(len(h) != 13 for h in hands):
+            raise ValueError("hands: three hands of 13 tiles each (R3.1)")
+        in_play = set(kinds_for_suits(rules.suits))
+        seen = [0] * 30
+        for tile in [t for h in hands for t in h] + list(draws):
+            if tile not in in_play:
+                raise ValueError(f"{tile_str(tile)} is not in play with suits "
+                                 f"{'+'.join(rules.suits)} (R1.1)")
+            seen[tile] += 1
+            if seen[tile] > COPIES:
+                raise ValueError(f"more than four {tile_str(tile)} in hands and draws (R1.1)")
+        if not draws:
+            raise ValueError("draws: the wall needs at least the dealer's first draw")
+        if piao is not None:
+            if len(piao) != 3 or any(not isinstance(p, int) or p < 0 for p in piao):
+                raise ValueError("piao: three whole numbers >= 0 (R11.1)")
+            if rules.piao_choices and any(p not in rules.piao_choices for p in piao):
+                raise ValueError(f"piao: each must be one of {list(rules.piao_choices)} (R11.1)")
+        self.rules = rules
+        self.dealer = dealer
+        self.seats = [SeatState(_counts(h)) for h in hands]
+        self.initial_hands = [list(h) for h in hands]
+        self._draws = list(draws)
+        self._next = 0
+        self.phase = TURN
+        self.current = dealer
+        self.pending: Pending | None = None
+        self.chain = 0  # kongs in the current 杠上杠 chain (R6.5)
+        self.declare_order: list[int] = []
+        self.deltas = [0, 0, 0]
+        self.transfers: list[Transfer] = []
+        self.events: list[dict] = [{"type": "deal", "dealer": dealer,
+                                    "hands": [format_tiles(sorted(h)) for h in hands],
+                                    "wall": len(draws)}]
+        self.actions: list[Action] = []
+        self.winners: list[int] = []
+        self.values: dict[int, HandValue] = {}
+        self.next_dealer: int | None = None
+        self.result: str | None = None
+        if piao is not None:
+            for s, p in zip(self.seats, piao):
+                s.piao = p
+        elif rules.piao_choices:
+            self.phase = PIAO_PHASE
+            return
+        else:
+            for s in self.seats:
+                s.piao = 0
+        self._draw(dealer)
+
+    @classmethod
+    def deal(cls, rules: RuleSet, dealer: int, seed: int | str | None = None,
+             wall: list[int] | None = None, piao: list[int] | None = None) -> Hand:
+        """Shuffle and deal (R3.1): 4-4-4 from the dealer, then 1 each; the rest is the wall.
+
+        ``wall``: the 84 tiles in order (for replays and tests); else shuffled by
+        ``random.Random(seed)`` for a given ``seed``, or by the OS CSPRNG when ``seed`` is None.
+        """
+        wall = list(wall) if wall is not None else new_wall(rules, seed)
+        if sorted(wall) != sorted(kinds_for_suits(rules.suits) * COPIES):
+            raise ValueError("wall: must be the 84 tiles of the rule set, four of each (R1.1)")
+        hands: list[list[int]] = [[], [], []]
+        pos = 0
+        for size in (4, 4, 4, 1):
+            for i in range(3):
+                hands[(dealer + i) % 3] += wall[pos:pos + size]
+                pos += size
+        return cls(rules, dealer, hands, wall[pos:], piao)
+
+    # --- reading the state -------------------------------------------------------------
+    @property
+    def draws(self) -> list[int]:
+        """The draw order this hand was dealt with (secret: never sent to a player, R13)."""
+        return list(self._draws)
+
+    @property
+    def wall_left(self) -> int:
+        """Tiles left to draw (R3.2: there is no dead wall)."""
+        return len(self._draws) - self._next
+
+    @property
+    def ended(self) -> bool:
+        """True once the hand is won or drawn."""
+        return self.phase == ENDED
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (see :mod:`kawuxing.engine.legal`)."""
+        return legal.legal_actions(self, seat)
+
+    def to_act(self) -> list[int]:
+        """Seats that have a decision to make now, in seat order."""
+        if self.phase == TURN:
+            return [self.current]
+        if self.phase in (CLAIM, ROB):
+            return [s for s in sorted(self.pending.options) if s not in self.pending.answers]
+        if self.phase == PIAO_PHASE:
+            return [i for i, s in enumerate(self.seats) if s.piao is None]
+        return []
+
+    # --- acting --------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[dict]:
+        """Apply one action; returns the events it caused (full, unfiltered).
+
+        Raises :class:`IllegalAction` naming the rule that refuses it; the state is then
+        exactly as before.
+        """
+        if not isinstance(action, Action):
+            raise TypeError(f"expected an Action, got {type(action).__name__}")
+        seat = action.seat
+        if seat not in (0, 1, 2) or action not in legal.legal_actions(self, seat):
+            reason, rule = legal.why_illegal(self, action)
+            raise IllegalAction(action, reason, rule)
+        start = len(self.events)
+        self.actions.append(action)
+        verb = action.verb
+        if verb == PIAO:
+            self._piao(seat, action.piao)
+        elif self.phase == TURN:
+            if verb == WIN:
+                self._self_draw_win(seat)
+            elif verb == DISCARD:
+                self._discard(seat, action.tile, action.declare, action.hidden)
+            elif verb == CONCEALED_KONG:
+                self._concealed_kong(seat, action.tile)
+            else:
+                self._start_added_kong(seat, action.tile)
+        else:
+            self._answer(seat, verb)
+        return self.events[start:]
+
+    def _emit(self, event: dict) -> None:
+        self.events.append(event)
+
+    def _piao(self, seat: int, value: int) -> None:
+        self.seats[seat].piao = value
+        self._emit({"type": "piao_chosen", "seat": seat})
+        if all(s.piao is not None for s in self.seats):
+            self._emit({"type": "piao", "piao": [s.piao for s in self.seats]})
+            self.phase = TURN
+            self._draw(self.dealer)
+
+    def _draw(self, seat: int, replacement: bool = False) -> None:
+        """Draw the next tile (R4.1); a replacement after a kong keeps the kong chain (R6.5)."""
+        tile = self._draws[self._next]
+        self._next += 1
+        s = self.seats[seat]
+        s.concealed[tile] += 1
+        s.drawn = tile
+        s.replacement = replacement
+        s.missed.clear()  # R7.5: the player's own draw lifts 漏胡
+        if not replacement:
+            self.chain = 0
+            s.kong_turn = False
+        self.phase, self.current, self.pending = TURN, seat, None
+        self._emit({"type": "draw", "seat": seat, "tile": tile_str(tile),
+                    "replacement": replacement, "wall": self.wall_left})
+
+    def _discard(self, seat: int, tile: int, declare: bool, hidden: tuple[int, ...]) -> None:
+        s = self.seats[seat]
+        s.concealed[tile] -= 1
+        s.discards.append(tile)
+        s.claimed.append(False)
+        after_kong = s.kong_turn
+        s.drawn = None
+        self._emit({"type": "discard", "seat": seat, "tile": tile_str(tile),
+                    "after_kong": after_kong})
+        if declare:
+            s.declared = True
+            s.waits = tuple(waits(s.concealed, s.held()))
+            s.hidden = tuple(hidden)
+            self.declare_order.append(seat)
+            shown = list(s.concealed)
+            for k in s.hidden:
+                shown[k] -= 3
+            self._emit({"type": "declare", "seat": seat, "tiles": format_tiles(_tiles(shown)),
+                        "hidden": len(s.hidden), "waits": [tile_str(w) for w in s.waits]})
+        last = self.wall_left == 0
+        options, values = legal.claim_options(self, seat, tile, False, after_kong, last)
+        self.pending = Pending(seat, tile, False, after_kong, last, options, values)
+        if options:
+            self.phase = CLAIM
+        else:
+            self._no_claim()
+
+    def _no_claim(self) -> None:
+        """Nobody took the tile on the table: next player draws, or 荒庄 (R4.4, R5.5)."""
+        pending = self.pending
+        if pending.robbing:
+            self._finish_added_kong(pending.seat, pending.tile)
+        elif self.wall_left == 0:
+            self._exhaustive_draw()
+        else:
+            self._draw((pending.seat + 1) % 3)
+
+    def _answer(self, seat: int, verb: str) -> None:
+        """Record an answer to the tile on the table; resolve once the outcome is settled (R4.3)."""
+        pending = self.pending
+        pending.answers[seat] = verb
+        if verb != WIN and seat in pending.values:  # R7.5: a win passed
+            self.seats[seat].missed.append(pending.values[seat].multiplier)
+        win_seats = [s for s in pending.options if WIN in pending.options[s]]
+        if any(s not in pending.answers for s in win_seats):
+            return
+        winners = [s for s in win_seats if pending.answers[s] == WIN]
+        if not winners and len(pending.answers) < len(pending.options):
+            return
+        if winners:
+            if len(winners) == 2 and not self.rules.double_win:  # R4.3 截胡: nearest wins
+                winners = sorted(winners, key=lambda w: (w - pending.seat) % 3)[:1]
+            self._discard_win(winners)
+            return
+        for claimant, answer in pending.answers.items():
+            if answer == PUNG:
+                self._pung(claimant)
+                return
+            if answer == KONG:
+                self._exposed_kong(claimant)
+                return
+        self._no_claim()
+
+    def _take_from_table(self) -> int:
+        """Mark the discard on the table as taken (a robbed kong tile was never discarded)."""
+        pending = self.pending
+        if not pending.robbing:
+            self.seats[pending.seat].claimed[-1] = True
+        return pending.tile
+
+    def _pung(self, seat: int) -> None:
+        """R4.4: take the discard into a pung; discard without drawing."""
+        tile = self._take_from_table()
+        s = self.seats[seat]
+        s.concealed[tile] -= 2
+        s.melds.append(Meld(PUNG_MELD, tile))
+        s.drawn, s.replacement, s.kong_turn = None, False, False
+        self.chain = 0  # R6.5: a pung ends the chain
+        self._emit({"type": "pung", "seat": seat, "tile": tile_str(tile),
+                    "from": self.pending.seat})
+        self.phase, self.current, self.pending = TURN, seat, None
+
+    def _exposed_kong(self, seat: int) -> None:
+        """R6.3 直杠: the discarder pays ``direct_kong_pay``; R6.5 chain if after a kong."""
+        pending = self.pending
+        tile = self._take_from_table()
+        s = self.seats[seat]
+        s.concealed[tile] -= 3
+        s.melds.append(Meld(EXPOSED_MELD, tile))
+        self.chain = self.chain + 1 if pending.after_kong else 1
+        self._emit({"type": "kong", "seat": seat, "kind": EXPOSED_MELD, "tile": tile_str(tile),
+                    "from": pending.seat})
+        self._kong_money(seat, [pending.seat], self.rules.direct_kong_pay, "直杠 exposed kong",
+                         "R6.3")
+        s.kong_turn = True
+        self._draw(seat, replacement=True)
+
+    def _concealed_kong(self, seat: int, tile: int) -> None:
+        """R6.1 暗杠: each other player pays 2 (× the chain, R6.5)."""
+        s = self.seats[seat]
+        s.concealed[tile] -= 4
+        s.melds.append(Meld(CONCEALED_MELD, tile))
+        self.chain = self.chain + 1 if s.kong_turn else 1
+        self._emit({"type": "kong", "seat": seat, "kind": CONCEALED_MELD, "tile": tile_str(tile)})
+        self._kong_money(seat, [o for o in range(3) if o != seat], 2, "暗杠 concealed kong", "R6.1")
+        s.kong_turn = True
+        self._draw(seat, replacement=True)
+
+    def _start_added_kong(self, seat: int, tile: int) -> None:
+        """R6.2 补杠, open to robbing (R7.4) before it counts."""
+        self._emit({"type": "adding_kong", "seat": seat, "tile": tile_str(tile)})
+        s = self.seats[seat]
+        s.drawn = None
+        options: dict = {}
+        values: dict = {}
+        if self.rules.robbing_kong:
+            options, values = legal.claim_options(self, seat, tile, True, False, False)
+        self.pending = Pending(seat, tile, True, False, False, options, values)
+        if options:
+            self.phase = ROB
+        else:
+            self._finish_added_kong(seat, tile)
+
+    def _finish_added_kong(self, seat: int, tile: int) -> None:
+        s = self.seats[seat]
+        s.concealed[tile] -= 1
+        index = next(i for i, m in enumerate(s.melds) if m.kind == PUNG_MELD and m.tile == tile)
+        s.melds[index] = Meld(ADDED_MELD, tile)
+        self.chain = self.chain + 1 if s.kong_turn else 1
+        self._emit({"type": "kong", "seat": seat, "kind": ADDED_MELD, "tile": tile_str(tile)})
+        self._kong_money(seat, [o for o in range(3) if o != seat], 1, "补杠 added kong", "R6.2")
+        s.kong_turn = True
+        self._draw(seat, replacement=True)
+
+    def _kong_money(self, konger: int, payers: list[int], money: int, what: str,
+                    rule: str) -> None:
+        """Kong money, paid at once (R6.6), doubled along a 杠上杠 chain (R6.5)."""
+        factor = 2 ** (self.chain - 1)
+        amount = money * factor * self.rules.base
+        reason = what + (f", 杠上杠 ×{factor} (kong {self.chain} of a chain)" if factor > 1 else "")
+        for payer in payers:
+            self._pay(Transfer(payer, konger, amount, reason,
+                               rule + (" R6.5" if factor > 1 else "")))
+
+    def _pay(self, transfer: Transfer) -> None:
+        self.transfers.append(transfer)
+        self.deltas[transfer.payer] -= transfer.amount
+        self.deltas[transfer.payee] += transfer.amount
+        self._emit({"type": "transfer", **transfer.__dict__})
+
+    # --- the end of the hand -------------------------------------------------------------
+    def _self_draw_win(self, seat: int) -> None:
+        value = legal.self_draw_value(self, seat)
+        tile = self.seats[seat].drawn
+        self._win([seat], {seat: value}, tile, [o for o in range(3) if o != seat], None)
+
+    def _discard_win(self, winners: list[int]) -> None:
+        pending = self.pending
+        self._take_from_table()
+        if pending.robbing:  # R7.4: the robbed tile leaves the konger's hand; no kong money
+            self.seats[pending.seat].concealed[pending.tile] -= 1
+        values = {w: pending.values[w] for w in winners}
+        self._win(winners, values, pending.tile, [pending.seat], pending.seat)
+
+    def _win(self, winners: list[int], values: dict[int, HandValue], tile: int,
+             payers: list[int], discarder: int | None) -> None:
+        piao = [s.piao or 0 for s in self.seats]
+        for w in winners:
+            self.seats[w].concealed[tile] += 1
+            value = values[w]
+            self._emit({"type": "win", "seat": w, "tile": tile_str(tile), "by": value.win_by,
+                        "from": discarder, "patterns": value.pattern_names,
+                        "multiplier": value.multiplier, "raw_multiplier": value.raw_multiplier,
+                        "bao_hu": value.bao_hu})
+            for t in win_transfers(value, w, payers, piao):
+                self._pay(t)
+        self.winners, self.values = winners, values
+        # R2.2: the winner deals; after 一炮双响 the discarder
+        self._end("win", winners[0] if len(winners) == 1 else discarder)
+
+    def _exhaustive_draw(self) -> None:
+        """R10 荒庄: no hand value; kong money stands; 亮倒 compensation."""
+        declarers = [i for i, s in enumerate(self.seats) if s.declared]
+        mode = self.rules.draw_compensation
+        base = self.rules.base
+        if mode == "per_declarer" and len(declarers) < 3:
+            for d in declarers:
+                for o in range(3):
+                    if o not in declarers:
+                        self._pay(Transfer(d, o, base, "荒庄 亮倒 compensation", "R10.2"))
+        elif mode == "first_declarer" and self.declare_order:
+            first = self.declare_order[0]
+            for o in range(3):
+                if o != first:
+                    self._pay(Transfer(first, o, base, "荒庄 compensation by the first declarer",
+                                       "R10.2"))
+        nxt = self.dealer
+        if self.rules.draw_dealer == "declarer" and len(declarers) == 1:
+            nxt = declarers[0]
+        self._end("draw", nxt)
+
+    def _end(self, result: str, next_dealer: int) -> None:
+        self.phase, self.pending, self.result, self.next_dealer = ENDED, None, result, next_dealer
+        self._emit({"type": "hand_end", "result": result, "winners": list(self.winners),
+                    "deltas": list(self.deltas), "next_dealer": next_dealer,
+                    "hands": [format_tiles(s.concealed_tiles()) for s in self.seats],
+                    "melds": [[str(m) for m in s.melds] for s in self.seats]})
+
+
+def new_wall(rules: RuleSet, seed: int | str | None = None) -> list[int]:
+    """The 84 tiles of ``rules`` shuffled (R3.1): by ``random.Random(seed)`` when a seed is
+    given (reproducible), else by the operating system's CSPRNG."""
+    wall = list(kinds_for_suits(rules.suits)) * COPIES
+    wall.sort()
+    rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
+    rng.shuffle(wall)
+    return wall
+
+
+def _counts(tiles: list[int]) -> list[int]:
+    counts = [0] * 30
+    for t in tiles:
+        counts[t] += 1
+    return counts
+
+
+def _tiles(counts: list[int]) -> list[int]:
+    return [k for k, c in enumerate(counts) for _ in range(c)]

@@ -1,0 +1,322 @@
+"""The one place that decides what a seat may do (RULES.md R4-R8, R11).
+
+:func:`legal_actions` lists every legal :class:`Action` of a seat at this moment;
+:func:`claim_options` decides who may take a discard or rob a kong; :func:`why_illegal`
+explains a refusal with its rule. Nothing else in the project re-derives legality.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from ..melds import PUNG as PUNG_MELD
+from ..scoring import DISCARD as BY_DISCARD
+from ..scoring import ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, score_hand
+from ..shapes import is_win, seven_pairs_shanten, standard_shanten, waits
+from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action)
+from .state import CLAIM, PIAO_PHASE, ROB, TURN, SeatState
+
+if TYPE_CHECKING:
+    from .hand import Hand
+
+
+def legal_actions(hand: Hand, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; ``[]`` when it has nothing to decide."""
+    phase = hand.phase
+    if phase == TURN:
+        return _turn_actions(hand, seat) if seat == hand.current else []
+    if phase in (CLAIM, ROB):
+        pending = hand.pending
+        if seat in pending.answers or seat not in pending.options:
+            return []
+        verbs = pending.options[seat]
+        return [Action(seat, v) for v in verbs] + [Action(seat, PASS)]
+    if phase == PIAO_PHASE:
+        if hand.seats[seat].piao is not None:
+            return []
+        return [Action(seat, PIAO, piao=p) for p in hand.rules.piao_choices]
+    return []
+
+
+def _turn_actions(hand: Hand, seat: int) -> list[Action]:
+    s = hand.seats[seat]
+    out: list[Action] = []
+    if self_draw_value(hand, seat) is not None:
+        out.append(Action(seat, WIN))
+    out += [Action(seat, CONCEALED_KONG, k) for k in concealed_kong_tiles(hand, seat)]
+    if added_kong_allowed(hand, seat):
+        out.append(Action(seat, ADDED_KONG, s.drawn))
+    for tile in discard_tiles(hand, seat):
+        out.append(Action(seat, DISCARD, tile))
+    if not s.declared:
+        out += declare_actions(hand, seat)
+    return out
+
+
+def self_draw_value(hand: Hand, seat: int) -> HandValue | None:
+    """The value of a self-drawn win (R7.2) if ``seat`` may declare one now, else None."""
+    s = hand.seats[seat]
+    if s.drawn is None or not is_win(s.concealed):
+        return None
+    counts = list(s.concealed)
+    counts[s.drawn] -= 1
+    value = score_hand(WinningHand(_tiles(counts), s.drawn, SELF_DRAW, tuple(s.melds),
+                                   after_kong=s.replacement, last_tile=hand.wall_left == 0,
+                                   declared=s.declared), hand.rules)
+    return value if value.legal else None
+
+
+def concealed_kong_tiles(hand: Hand, seat: int) -> list[int]:
+    """Kinds ``seat`` may declare a concealed kong of (R6.1, R5.2, R5.4, R8.3)."""
+    s = hand.seats[seat]
+    if s.drawn is None or hand.wall_left == 0:
+        return []
+    out = []
+    for kind, c in enumerate(s.concealed):
+        if c == 4 and (not s.declared or _waits_kept(s, kind, 4)):
+            out.append(kind)
+    return out
+
+
+def added_kong_allowed(hand: Hand, seat: int) -> bool:
+    """R6.2: the tile just drawn is the fourth of an exposed pung; R5.2/R5.4: wall not empty."""
+    s = hand.seats[seat]
+    return (s.drawn is not None and hand.wall_left > 0
+            and any(m.kind == PUNG_MELD and m.tile == s.drawn for m in s.melds))
+
+
+def discard_tiles(hand: Hand, seat: int) -> list[int]:
+    """Kinds ``seat`` may discard: the drawn tile after 亮倒 (R8.2); not a declarer's wait while
+    holding a safe tile under ``feeding_declared = forbidden_if_safe_tile`` (R8.7)."""
+    s = hand.seats[seat]
+    if s.declared:
+        return [s.drawn] if s.drawn is not None else []
+    kinds = [k for k, c in enumerate(s.concealed) if c]
+    danger = _declared_waits(hand, seat)
+    if danger:
+        safe = [k for k in kinds if k not in danger]
+        if safe:
+            return safe
+    return kinds
+
+
+def _declared_waits(hand: Hand, seat: int) -> set[int]:
+    if hand.rules.feeding_declared != "forbidden_if_safe_tile":
+        return set()
+    return {w for i, o in enumerate(hand.seats) if i != seat and o.declared for w in o.waits}
+
+
+def declare_actions(hand: Hand, seat: int) -> list[Action]:
+    """Discards with 亮倒 that leave a ready hand (R8.1), with the face-down triplet choices of
+    option ``declare_hide_triplets`` (R8.6)."""
+    s = hand.seats[seat]
+    melds = len(s.melds)
+    if standard_shanten(s.concealed, melds) > 0 and (
+            melds or seven_pairs_shanten(s.concealed) > 0):
+        return []
+    out = []
+    held = s.held()
+    for tile in discard_tiles(hand, seat):
+        s.concealed[tile] -= 1
+        held[tile] -= 1
+        try:
+            found = waits(s.concealed, held)
+            if found:
+                out.append(Action(seat, DISCARD, tile, True))
+                if hand.rules.declare_hide_triplets:
+                    out += [Action(seat, DISCARD, tile, True, h)
+                            for h in _hide_choices(s.concealed, melds, held, found)]
+        finally:
+            s.concealed[tile] += 1
+            held[tile] += 1
+    return out
+
+
+def _hide_choices(counts: list[int], melds: int, held: list[int],
+                  found: list[int]) -> list[tuple[int, ...]]:
+    """Non-empty sets of concealed triplets whose removal keeps exactly the same waits (R8.6)."""
+    triplets = [k for k, c in enumerate(counts) if c >= 3]
+    out = []
+    for n in range(1, len(triplets) + 1):
+        for combo in combinations(triplets, n):
+            for k in combo:
+                counts[k] -= 3
+            try:
+                if waits(counts, held) == found:
+                    out.append(combo)
+            finally:
+                for k in combo:
+                    counts[k] += 3
+    return out
+
+
+def _waits_kept(s: SeatState, kind: int, n: int) -> bool:
+    """R8.3: after taking ``n`` of ``kind`` from the concealed hand into a kong, the declared
+    player's waits are exactly as before."""
+    s.concealed[kind] -= n
+    try:
+        held = s.held()
+        held[kind] += n
+        return tuple(waits(s.concealed, held)) == s.waits
+    finally:
+        s.concealed[kind] += n
+
+
+def claim_options(hand: Hand, discarder: int, tile: int, robbing: bool,
+                  after_kong: bool, last: bool) -> tuple[dict[int, list[str]],
+                                                         dict[int, HandValue]]:
+    """Who may take ``tile`` from ``discarder`` and how (R4.2, R4.3, R5.3, R6.3, R7.4, R7.5, R8).
+
+    Returns (seat -> verbs, seat -> value of its win). A discard may be won, punged (holding
+    two, not after 亮倒, not the last discard) or konged (holding three, not the last discard,
+    after 亮倒 only keeping the same waits). A kong being added may only be robbed.
+    """
+    options: dict[int, list[str]] = {}
+    values: dict[int, HandValue] = {}
+    giver = hand.seats[discarder]
+    for seat in range(3):
+        if seat == discarder:
+            continue
+        s = hand.seats[seat]
+        verbs = []
+        value = win_value(hand, seat, tile, ROBBING_KONG if robbing else BY_DISCARD,
+                          after_kong, last, giver.declared)
+        if value is not None and not missed_win_blocks(hand, seat, value):
+            verbs.append(WIN)
+            values[seat] = value
+        if not robbing and not last:
+            c = s.concealed[tile]
+            if c >= 2 and not s.declared and tile not in s.hidden:
+                verbs.append(PUNG)
+            if c >= 3 and (not s.declared or _waits_kept(s, tile, 3)):
+                verbs.append(KONG)
+        if verbs:
+            options[seat] = verbs
+    return options, values
+
+
+def win_value(hand: Hand, seat: int, tile: int, win_by: str, after_kong: bool, last: bool,
+              discarder_declared: bool) -> HandValue | None:
+    """The value of ``seat`` winning on another player's ``tile`` if the win is legal by shape
+    and value (R7.1, R7.3, R7.4), else None. 漏胡 is checked by :func:`missed_win_blocks`."""
+    s = hand.seats[seat]
+    s.concealed[tile] += 1
+    try:
+        if not is_win(s.concealed):
+            return None
+    finally:
+        s.concealed[tile] -= 1
+    value = score_hand(WinningHand(_tiles(s.concealed), tile, win_by, tuple(s.melds),
+                                   after_kong=after_kong, last_tile=last, declared=s.declared,
+                                   discarder_declared=discarder_declared), hand.rules)
+    return value if value.legal else None
+
+
+def missed_win_blocks(hand: Hand, seat: int, value: HandValue) -> bool:
+    """R7.5 漏胡: a win passed since the seat's own last draw blocks wins on others' tiles,
+    unless (option ``bigger``) this one's capped multiplier beats every one passed."""
+    missed = hand.seats[seat].missed
+    if not missed:
+        return False
+    if hand.rules.missed_win_exception == "none":
+        return True
+    return value.multiplier <= max(missed)
+
+
+def why_illegal(hand: Hand, action: Action) -> tuple[str, str]:
+    """(reason, rule) for an action that :func:`legal_actions` does not offer."""
+    if not isinstance(action.seat, int) or action.seat not in (0, 1, 2):
+        return f"there is no seat {action.seat!r}", "R1.2"
+    phase, verb, s = hand.phase, action.verb, hand.seats[action.seat]
+    if phase == "ended":
+        return "the hand is over", "R5.5"
+    if phase == PIAO_PHASE:
+        if verb != PIAO:
+            return "every player first picks a 漂", "R11.1"
+        if s.piao is not None:
+            return "this seat already picked its 漂", "R11.1"
+        return f"漂 must be one of {list(hand.rules.piao_choices)}", "R11.1"
+    if verb == PIAO:
+        return "漂 is picked before the hand", "R11.1"
+    if phase in (CLAIM, ROB):
+        pending = hand.pending
+        if action.seat == pending.seat:
+            return "waiting for the other players to answer your tile", "R4.3"
+        if action.seat in pending.answers:
+            return "this seat already answered", "R4.3"
+        if verb not in (WIN, PUNG, KONG, PASS):
+            return "answer the tile on the table first (win, pung, kong or pass)", "R4.3"
+        if verb == WIN:
+            return _why_no_win(hand, action.seat), "R7"
+        if verb in (PUNG, KONG):
+            return _why_no_claim(hand, s, verb), "R4.2"
+        return "nothing to pass", "R4.3"
+    if action.seat != hand.current:
+        return "not this seat's turn", "R4.1"
+    if verb in (PUNG, KONG, PASS):
+        return "there is no discard to answer", "R4.2"
+    if verb == WIN:
+        return ("no winning hand" if s.drawn is not None else "no self-draw in the turn of a "
+                "pung"), "R7.1"
+    if verb in (CONCEALED_KONG, ADDED_KONG):
+        return _why_no_kong(hand, s, action)
+    if verb == DISCARD:
+        return _why_no_discard(hand, s, action)
+    return f"unknown verb {verb!r}", "R4"
+
+
+def _why_no_win(hand: Hand, seat: int) -> str:
+    pending = hand.pending
+    value = win_value(hand, seat, pending.tile, ROBBING_KONG if pending.robbing else BY_DISCARD,
+                      pending.after_kong, pending.last, hand.seats[pending.seat].declared)
+    if value is not None:
+        return "漏胡: a win was passed since this player's last draw (R7.5)"
+    return "not a winning hand, or ×1 which may win only by self-draw (R7.1, R7.3)"
+
+
+def _why_no_claim(hand: Hand, s: SeatState, verb: str) -> str:
+    pending = hand.pending
+    if pending.robbing:
+        return "a kong being added can only be robbed (R7.4)"
+    if pending.last:
+        return "the last discard may only be won on (R5.3)"
+    if s.declared and verb == PUNG:
+        return "no pungs after 亮倒 (R8.2)"
+    if s.declared:
+        return "after 亮倒 a kong must keep the same waits (R8.3)"
+    need = 2 if verb == PUNG else 3
+    return f"{verb} needs {need} of the tile in hand (R4.2, R6.3)"
+
+
+def _why_no_kong(hand: Hand, s: SeatState, action: Action) -> tuple[str, str]:
+    if s.drawn is None:
+        return "no kong in the turn of a pung", "R6.1"
+    if hand.wall_left == 0:
+        return "no kong after drawing the last tile", "R5.2"
+    if action.verb == ADDED_KONG:
+        return "an added kong must be made with the fourth tile just drawn", "R6.2"
+    if action.tile is not None and 0 <= action.tile < 30 and s.concealed[action.tile] == 4:
+        return "after 亮倒 a kong must keep the same waits", "R8.3"
+    return "a concealed kong needs four of the kind in hand", "R6.1"
+
+
+def _why_no_discard(hand: Hand, s: SeatState, action: Action) -> tuple[str, str]:
+    tile = action.tile
+    if tile is None or not isinstance(tile, int) or not 0 <= tile < 30 or not s.concealed[tile]:
+        return "that tile is not in the hand", "R4.1"
+    if s.declared:
+        if action.declare:
+            return "already declared 亮倒", "R8.1"
+        return "after 亮倒 the player discards the tile just drawn", "R8.2"
+    if tile not in discard_tiles(hand, action.seat):
+        return "may not feed a declared hand while holding a safe tile", "R8.7"
+    if action.hidden and not hand.rules.declare_hide_triplets:
+        return "keeping triplets face down is off (option declare_hide_triplets)", "R8.6"
+    if action.hidden:
+        return "a hidden triplet must be a concealed triplet outside every wait", "R8.6"
+    return "the hand left after this discard is not ready", "R8.1"
+
+
+def _tiles(counts: list[int]) -> tuple[int, ...]:
+    return tuple(k for k, c in enumerate(counts) for _ in range(c))
