@@ -8,33 +8,12 @@ kong on the table, every seat still holding an option on it passes.
 from __future__ import annotations
 
 from .engine import CLAIM, ROB, Action, Hand, IllegalAction
-from .engine.actions import KONG, PASS, PUNG, VERBS, WIN
+from .engine.actions import KONG, PASS, PUNG, WIN, action_from_json
 from .rules import RuleSet
-from .tiles import parse_tile, parse_tiles
+from .tiles import parse_tiles
 
 _ANSWERS = (WIN, PUNG, KONG, PASS)
 _GAME_KEYS = {"id", "dealer", "hands", "draws", "actions", "rules", "piao", "expect"}
-
-
-def parse_action(raw: object, index: int) -> Action:
-    """One scripted action as an :class:`Action`; ``ValueError`` naming ``actions[index]``."""
-    where = f"actions[{index}]"
-    if not isinstance(raw, list) or len(raw) < 2 or len(raw) > 4:
-        raise ValueError(f"{where}: expected [seat, verb, tile?, 'declare'?], got {raw!r}")
-    seat, verb = raw[0], raw[1]
-    if not isinstance(seat, int) or seat not in (0, 1, 2):
-        raise ValueError(f"{where}: seat {seat!r} must be 0, 1 or 2")
-    if verb not in VERBS:
-        raise ValueError(f"{where}: unknown verb {verb!r}; verbs: {', '.join(VERBS)}")
-    if verb == "piao":
-        return Action(seat, verb, piao=raw[2] if len(raw) > 2 else None)
-    tile = parse_tile(raw[2]) if len(raw) > 2 else None
-    declare = False
-    if len(raw) > 3:
-        if raw[3] != "declare":
-            raise ValueError(f"{where}: the fourth item can only be 'declare', got {raw[3]!r}")
-        declare = True
-    return Action(seat, verb, tile, declare)
 
 
 def run_game_case(case: dict) -> dict:
@@ -49,7 +28,7 @@ def run_game_case(case: dict) -> dict:
     rules = RuleSet.from_dict(case.get("rules"))
     hand = Hand(rules, case.get("dealer", 0), [parse_tiles(h) for h in hands],
                 parse_tiles(case.get("draws", "")), case.get("piao"))
-    actions = [parse_action(a, i) for i, a in enumerate(case.get("actions", []))]
+    actions = [action_from_json(a, f"actions[{i}]") for i, a in enumerate(case.get("actions", []))]
     rejected = None
     for index, action in enumerate(actions):
         if hand.phase in (CLAIM, ROB) and not (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..tiles import tile_str
+from ..tiles import parse_tile, tile_str
 
 PIAO = "piao"  # R11.1 choose a 漂 before the hand
 DISCARD = "discard"  # R4.1 (with declare=True: 亮倒, R8.1)
@@ -58,6 +58,36 @@ class Action(NamedTuple):
             if self.hidden:
                 out.append([tile_str(t) for t in self.hidden])
         return out
+
+
+def action_from_json(raw: object, where: str = "action") -> Action:
+    """Read ``[seat, verb, tile?, "declare"?, [hidden tiles]?]`` (``[seat, "piao", n]``), the
+    form of :meth:`Action.to_json`, CASES.md and game records. ``ValueError`` naming ``where``
+    and the bad part. Legality is not checked here."""
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 5:
+        raise ValueError(f"{where}: expected [seat, verb, tile?, 'declare'?], got {raw!r}")
+    seat, verb = raw[0], raw[1]
+    if isinstance(seat, bool) or seat not in (0, 1, 2):
+        raise ValueError(f"{where}: seat {seat!r} must be 0, 1 or 2")
+    if verb not in VERBS:
+        raise ValueError(f"{where}: unknown verb {verb!r}; verbs: {', '.join(VERBS)}")
+    if verb == PIAO:
+        if len(raw) != 3 or isinstance(raw[2], bool) or not isinstance(raw[2], int):
+            raise ValueError(f"{where}: write [seat, 'piao', amount]")
+        return Action(seat, verb, piao=raw[2])
+    if len(raw) > 2 and not isinstance(raw[2], str):
+        raise ValueError(f"{where}: tile {raw[2]!r} must be a string such as '5p'")
+    tile = parse_tile(raw[2]) if len(raw) > 2 else None
+    declare, hidden = False, ()
+    if len(raw) > 3:
+        if raw[3] != "declare":
+            raise ValueError(f"{where}: the fourth item can only be 'declare', got {raw[3]!r}")
+        declare = True
+    if len(raw) > 4:
+        if not isinstance(raw[4], list) or not all(isinstance(t, str) for t in raw[4]):
+            raise ValueError(f"{where}: hidden triplets must be a list of tiles")
+        hidden = tuple(sorted(parse_tile(t) for t in raw[4]))
+    return Action(seat, verb, tile, declare, hidden)
 
 
 class IllegalAction(ValueError):

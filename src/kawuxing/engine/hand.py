@@ -76,6 +76,7 @@ class Hand:
         self.dealer = dealer
         self.seats = [SeatState(_counts(h)) for h in hands]
         self.initial_hands = [list(h) for h in hands]
+        self.initial_piao = list(piao) if piao is not None else None
         self._draws = list(draws)
         self._next = 0
         self.phase = TURN
@@ -89,10 +90,12 @@ class Hand:
                                     "hands": [format_tiles(sorted(h)) for h in hands],
                                     "wall": len(draws)}]
         self.actions: list[Action] = []
+        self._legal: dict[int, list[Action]] = {}  # seat -> legal actions of this state
         self.winners: list[int] = []
         self.values: dict[int, HandValue] = {}
         self.next_dealer: int | None = None
         self.result: str | None = None
+        self.won_tile: int | None = None  # a discard or robbed tile won on (in nobody's hand)
         if piao is not None:
             for s, p in zip(self.seats, piao):
                 s.piao = p
@@ -139,9 +142,21 @@ class Hand:
         """True once the hand is won or drawn."""
         return self.phase == ENDED
 
+    def tiles_accounted(self) -> int:
+        """Tiles in hands, melds, the river (not taken), the wall and won from the table: 84."""
+        total = self.wall_left + (self.won_tile is not None)
+        for s in self.seats:
+            total += sum(s.concealed) + sum(m.size for m in s.melds)
+            total += s.claimed.count(False)
+        return total
+
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now (see :mod:`kawuxing.engine.legal`)."""
-        return legal.legal_actions(self, seat)
+        """Every action ``seat`` may take now (see :mod:`kawuxing.engine.legal`); a new list
+        each call, computed once per state."""
+        cached = self._legal.get(seat)
+        if cached is None:
+            cached = self._legal[seat] = legal.legal_actions(self, seat)
+        return list(cached)
 
     def to_act(self) -> list[int]:
         """Seats that have a decision to make now, in seat order."""
@@ -163,9 +178,10 @@ class Hand:
         if not isinstance(action, Action):
             raise TypeError(f"expected an Action, got {type(action).__name__}")
         seat = action.seat
-        if seat not in (0, 1, 2) or action not in legal.legal_actions(self, seat):
+        if type(seat) is not int or seat not in (0, 1, 2) or action not in self.legal_actions(seat):
             reason, rule = legal.why_illegal(self, action)
             raise IllegalAction(action, reason, rule)
+        self._legal = {}
         start = len(self.events)
         self.actions.append(action)
         verb = action.verb
@@ -372,14 +388,14 @@ class Hand:
         self._take_from_table()
         if pending.robbing:  # R7.4: the robbed tile leaves the konger's hand; no kong money
             self.seats[pending.seat].concealed[pending.tile] -= 1
+        self.won_tile = pending.tile
         values = {w: pending.values[w] for w in winners}
         self._win(winners, values, pending.tile, [pending.seat], pending.seat)
 
     def _win(self, winners: list[int], values: dict[int, HandValue], tile: int,
              payers: list[int], discarder: int | None) -> None:
         piao = [s.piao or 0 for s in self.seats]
-        for w in winners:
-            self.seats[w].concealed[tile] += 1
+        for w in winners:  # the won tile is not added to the hand: one tile, maybe two winners
             value = values[w]
             self._emit({"type": "win", "seat": w, "tile": tile_str(tile), "by": value.win_by,
                         "from": discarder, "patterns": value.pattern_names,

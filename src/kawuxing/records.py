@@ -1,0 +1,74 @@
+"""Game records (JSON): enough to reproduce a hand exactly, and replay it to any step.
+
+A record (``"format": "kawuxing-hand", "version": 1``) holds:
+
+- ``rules``: every option (:meth:`RuleSet.to_dict`); ``dealer``; ``seed`` (or null);
+- ``hands``: the three dealt hands (MPSZ), ``draws``: the draw order (MPSZ, the dealer's
+  14th first), ``piao``: 漂 set before the hand or null;
+- ``actions``: every accepted action as ``[seat, verb, tile?, "declare"?, [hidden]?]``;
+- ``result``: ``null`` while in play, else the settlement (:func:`views.hand_result`).
+
+Records hold the wall: they are for after the hand, never for a player during it (R13).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .engine import Hand
+from .engine.actions import action_from_json
+from .engine.views import hand_result
+from .rules import RuleSet
+from .tiles import format_tiles, parse_tiles, tile_str
+
+FORMAT = "kawuxing-hand"
+VERSION = 1
+
+
+def hand_record(hand: Hand, seed: int | str | None = None) -> dict:
+    """The JSON record of ``hand`` as it stands (see module doc)."""
+    return {"format": FORMAT, "version": VERSION, "rules": hand.rules.to_dict(),
+            "dealer": hand.dealer, "seed": seed,
+            "hands": [format_tiles(sorted(h)) for h in hand.initial_hands],
+            "draws": " ".join(tile_str(t) for t in hand.draws),
+            "piao": hand.initial_piao,
+            "actions": [a.to_json() for a in hand.actions],
+            "result": hand_result(hand) if hand.ended else None}
+
+
+def replay(record: dict, step: int | None = None) -> Hand:
+    """The hand of ``record`` after its first ``step`` actions (all when None).
+
+    Raises ``ValueError`` for a malformed record or a step out of range, and
+    :class:`~kawuxing.engine.IllegalAction` if an action is refused (a corrupt record).
+    """
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} record")
+    if record.get("version") != VERSION:
+        raise ValueError(f"record version {record.get('version')!r}: this reads {VERSION}")
+    actions = record.get("actions", [])
+    if step is None:
+        step = len(actions)
+    if not isinstance(step, int) or not 0 <= step <= len(actions):
+        raise ValueError(f"step {step!r}: the record has steps 0-{len(actions)}")
+    rules = RuleSet.from_options(record["rules"])
+    hand = Hand(rules, record["dealer"], [parse_tiles(h) for h in record["hands"]],
+                parse_tiles(record["draws"]), record.get("piao"))
+    for i, raw in enumerate(actions[:step]):
+        hand.apply(action_from_json(raw, f"actions[{i}]"))
+    return hand
+
+
+def write_record(path: str | Path, record: dict) -> None:
+    """Write one record as pretty JSON (UTF-8)."""
+    Path(path).write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def read_record(path: str | Path) -> dict:
+    """Read a record written by :func:`write_record` (or one line of a JSONL file of them)."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        raise ValueError(f"{path}: not JSON: {err}") from None
