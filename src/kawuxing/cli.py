@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .cases import run_case
@@ -20,12 +22,13 @@ from .tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chines
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="卡五星 (Ka Wu Xing), the three-player mahjong of Hubei.")
-out = Console()
+out = Console(soft_wrap=True)  # plain lines stay whole lines (grep-able); tables fit the width
 err = Console(stderr=True)
 
 
 def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    """One line on stderr (never wrapped, markup in the message shown as is), exit status 2."""
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -36,7 +39,7 @@ def _rules(preset: str, options: list[str]) -> RuleSet:
 @app.command()
 def score(
     hand: Annotated[str, typer.Argument(help="concealed tiles before the winning tile, e.g. '46p 234p 123s 789s 99p'")],
-    win: Annotated[str, typer.Option("--win", help="the winning tile, e.g. 5p")],
+    win: Annotated[Optional[str], typer.Option("--win", help="the winning tile, e.g. 5p")] = None,
     self_draw: Annotated[bool, typer.Option("--self-draw", help="won by self-draw (default)")] = False,
     discard: Annotated[bool, typer.Option("--discard", help="won on another player's discard")] = False,
     robbing_kong: Annotated[bool, typer.Option("--robbing-kong", help="won by robbing an added kong (R7.4)")] = False,
@@ -44,11 +47,14 @@ def score(
     after_kong: Annotated[bool, typer.Option("--after-kong", help="on a kong replacement / the discard after a kong")] = False,
     last_tile: Annotated[bool, typer.Option("--last-tile", help="the last tile of the wall, or the last discard (R5)")] = False,
     declared: Annotated[bool, typer.Option("--declared", help="the winner had declared 亮倒 (R8)")] = False,
+    discarder_declared: Annotated[bool, typer.Option("--discarder-declared", help="the discarder (or robbed konger) had declared 亮倒 too (R8.5)")] = False,
     rules: Annotated[str, typer.Option("--rules", help="preset: standard, capped, flat8, strict, app")] = "standard",
     option: Annotated[Optional[list[str]], typer.Option("--option", help="rule override name=value; repeat")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Score a finished hand: reading, patterns (×), cap and who pays what (R7-R9)."""
+    if win is None:
+        _fail("missing --win: the winning tile, e.g. --win 5p")
     if self_draw + discard + robbing_kong > 1:
         _fail("choose one of --self-draw, --discard, --robbing-kong")
     win_by = DISCARD if discard else ROBBING_KONG if robbing_kong else SELF_DRAW
@@ -57,7 +63,7 @@ def score(
         melds = tuple(Meld.parse(m) for m in meld or [])
         concealed = tuple(parse_tiles(hand))
         finished = WinningHand(concealed, parse_tile(win), win_by, melds, after_kong, last_tile,
-                               declared)
+                               declared, discarder_declared)
         value = score_hand(finished, ruleset)
     except ValueError as exc:
         _fail(str(exc))
@@ -84,23 +90,23 @@ def score(
 
 
 def _print_score(hand: WinningHand, value, result: dict) -> None:
-    melds = " ".join(f"[{m}]" for m in hand.melds)
-    out.print(f"hand {format_tiles(hand.concealed)} {melds} + {tile_str(hand.win_tile)} "
-              f"({tile_chinese(hand.win_tile)}) by {hand.win_by}", highlight=False)
+    melds = "".join(f" [{m}]" for m in hand.melds)
+    out.print(escape(f"hand {format_tiles(hand.concealed)}{melds} + {tile_str(hand.win_tile)} "
+                     f"({tile_chinese(hand.win_tile)}) by {hand.win_by}"), highlight=False)
     if value.reading is None:
-        out.print(f"[red]not a win[/]: {value.reason}", highlight=False)
+        out.print(f"[red]not a win[/]: {escape(value.reason)}", highlight=False)
         waits_text = " ".join(result["waits"]) or "none"
         out.print(f"before the winning tile: waits {waits_text}; shanten {result['shanten']}")
         return
     reading = value.reading
     if reading.seven_pairs:
-        shape = "seven pairs " + " ".join(tile_str(p) * 1 + tile_str(p)[0] for p in reading.pairs)
+        shape = "seven pairs " + " ".join(format_tiles((p, p)) for p in reading.pairs)
     else:
-        sets = [tile_str(s.tile)[0] * 3 + tile_str(s.tile)[1] if s.kind == "pung" else
-                "".join(str(int(tile_str(s.tile)[0]) + d) for d in range(3)) + tile_str(s.tile)[1]
-                for s in reading.sets]
-        shape = " ".join(sets + [tile_str(reading.pairs[0])[0] * 2 + tile_str(reading.pairs[0])[1]])
-    out.print(f"reading: {shape}", highlight=False)
+        sets = [format_tiles((s.tile,) * 3) if s.kind == "pung" else
+                format_tiles((s.tile, s.tile + 1, s.tile + 2)) for s in reading.sets]
+        sets += [f"[{m}]" for m in hand.melds]
+        shape = " ".join(sets + [format_tiles(reading.pairs * 2)])
+    out.print(escape(f"reading: {shape}"), highlight=False)
     table = Table("pattern", "gloss", "×", "rule", "note")
     for p in result["patterns"]:
         table.add_row(p["name"], p["gloss"], str(p["multiplier"]), p["rule"], p["note"])
@@ -110,7 +116,7 @@ def _print_score(hand: WinningHand, value, result: dict) -> None:
     cap = f" (cap {value.cap}, raw ×{value.raw_multiplier})" if value.cap else ""
     out.print(f"multiplier ×{value.multiplier}{cap}", highlight=False)
     if not value.legal:
-        out.print(f"[red]not a legal win[/]: {value.reason}", highlight=False)
+        out.print(f"[red]not a legal win[/]: {escape(value.reason)}", highlight=False)
         return
     for t in result["transfers"]:
         out.print(f"  seat {t['payer']} pays seat {t['payee']} {t['amount']} — {t['reason']} "
@@ -131,7 +137,14 @@ def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl 
         try:
             case = json.loads(line)
         except ValueError as exc:
-            print(json.dumps({"id": f"line {number}", "error": f"bad JSON: {exc}"}))
+            # keep the case's id when it can still be read from the broken line (CASES.md)
+            found = re.search(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")', line)
+            try:
+                case_id = json.loads(found.group(1)) if found else f"line {number}"
+            except ValueError:
+                case_id = f"line {number}"
+            print(json.dumps({"id": case_id, "error": f"bad JSON on line {number}: {exc}"},
+                             ensure_ascii=False))
             continue
         print(json.dumps(run_case(case), ensure_ascii=False), flush=False)
     sys.stdout.flush()

@@ -81,11 +81,14 @@ class RuleSet:
             if not any(value == a and type(value) is type(a) for a in allowed):
                 raise RulesError(f"option {name}: {value!r} is not one of "
                                  f"{', '.join(json.dumps(a) for a in allowed)}")
-        suits = tuple(self.suits)
-        if len(suits) != 2 or len(set(suits)) != 2 or not set(suits) <= {"m", "p", "s"}:
-            raise RulesError(f"option suits: {list(self.suits)!r} must be two different of "
+        suits = tuple(self.suits) if isinstance(self.suits, (list, tuple, str)) else ()
+        if len(suits) != 2 or not all(isinstance(s, str) and s in ("m", "p", "s") for s in suits) \
+                or suits[0] == suits[1]:
+            raise RulesError(f"option suits: {self.suits!r} must be two different of "
                              '"m", "p", "s" (R1.1)')
         object.__setattr__(self, "suits", tuple(sorted(suits, key="mps".index)))
+        if self.cap == "none":  # RULES.md R9.5 writes the default as `none`
+            object.__setattr__(self, "cap", None)
         if self.cap is not None and not _positive_int(self.cap):
             raise RulesError(f"option cap: {self.cap!r} must be a positive integer or none")
         if not isinstance(self.cap_exceptions, dict):
@@ -101,7 +104,10 @@ class RuleSet:
             if not _positive_int(getattr(self, name)):
                 raise RulesError(f"option {name}: {getattr(self, name)!r} must be a positive "
                                  "integer")
-        piao = tuple(self.piao_choices)
+        piao = tuple(self.piao_choices) if isinstance(self.piao_choices, (list, tuple)) else None
+        if piao is None:
+            raise RulesError(f"option piao_choices: {self.piao_choices!r} must be a list of "
+                             "distinct whole numbers >= 0, e.g. [0,1,2,5] (R11.1)")
         if not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in piao) or \
                 len(set(piao)) != len(piao):
             raise RulesError(f"option piao_choices: {list(piao)!r} must be distinct whole "
@@ -157,7 +163,13 @@ class RuleSet:
         return out
 
     def with_options(self, **options: object) -> RuleSet:
-        """A copy with some options changed (validated as in the constructor)."""
+        """A copy with some options changed (validated as in the constructor).
+
+        Raises :class:`RulesError` for an unknown option or a bad value."""
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise RulesError(f"unknown option {unknown[0]!r}; options: {', '.join(sorted(known))}")
         return replace(self, **options)
 
 
@@ -165,18 +177,21 @@ def parse_option(text: str) -> tuple[str, object]:
     """Read one ``name=value`` override from the command line.
 
     The value is JSON when it parses (``true``, ``8``, ``[0,1,2,5]``, ``{"双龙七对": 16}``),
-    ``none``/``null`` is None, anything else is a string. Raises :class:`RulesError`.
+    ``none``/``null`` is None (``cap=none``) except that ``none`` stays the string for the
+    options that have a ``none`` choice (``missed_win_exception``, ``draw_compensation``);
+    anything else is a string. Raises :class:`RulesError`.
     """
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
         raise RulesError(f"bad option {text!r}: write name=value, e.g. cap=8")
-    raw = raw.strip()
+    raw, name = raw.strip(), name.strip()
     if raw.lower() in ("none", "null"):
-        return name.strip(), None
+        # `none` is a value of its own for some options (R7.5, R10.2), None for cap (R9.5)
+        return name, "none" if raw == "none" and "none" in _CHOICES.get(name, ()) else None
     try:
-        return name.strip(), json.loads(raw)
+        return name, json.loads(raw)
     except ValueError:
-        return name.strip(), raw
+        return name, raw
 
 
 def _positive_int(value: object) -> bool:

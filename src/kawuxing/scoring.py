@@ -15,7 +15,7 @@ from .melds import PUNG, Meld
 from .patterns import BY_KEY, SEVEN_PAIRS_FAMILY, Pattern
 from .rules import RuleSet
 from .shapes import Reading, readings
-from .tiles import (COPIES, DRAGONS, TileError, counts_of, is_dragon, tile_rank, tile_str,
+from .tiles import (COPIES, DRAGONS, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_str,
                     tile_suit)
 
 SELF_DRAW = "self_draw"
@@ -57,6 +57,15 @@ class WinningHand:
             raise ScoringError(f"win_by {self.win_by!r}: use one of {', '.join(WIN_BY)}")
         if len(self.melds) > 4:
             raise ScoringError(f"{len(self.melds)} melds: a hand has at most 4")
+        for meld in self.melds:
+            if not isinstance(meld, Meld):
+                raise ScoringError(f"melds: {meld!r} is not a Meld (kind and tile)")
+        for what, kinds in (("concealed", self.concealed), ("win_tile", (self.win_tile,)),
+                            ("meld", tuple(m.tile for m in self.melds))):
+            for kind in kinds:
+                if not isinstance(kind, int) or isinstance(kind, bool) or \
+                        not 0 <= kind < NUM_KINDS:
+                    raise ScoringError(f"{what}: {kind!r} is not a tile kind (0-{NUM_KINDS - 1})")
         want = 13 - 3 * len(self.melds)
         if len(self.concealed) != want:
             raise ScoringError(f"{len(self.concealed)} concealed tiles with {len(self.melds)} "
@@ -287,6 +296,12 @@ def win_transfers(value: HandValue, winner: int, payers: list[int],
     """
     if not value.legal:
         raise ValueError(f"not a legal win: {value.reason}")
+    want = 2 if value.win_by == SELF_DRAW else 1
+    if len(payers) != want or len(set(payers)) != want or winner in payers:
+        raise ValueError(f"payers {payers!r} for seat {winner} winning by {value.win_by}: "
+                         f"expected {want} other seat(s) (R7.2)")
+    if piao is not None and len(piao) != 3:
+        raise ValueError(f"piao {piao!r}: expected one value per seat (3)")
     names = "+".join(value.pattern_names) or "屁胡"
     out = []
     for payer in payers:

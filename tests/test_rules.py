@@ -1,0 +1,277 @@
+"""Rule sets (RULES.md, every option with its default; the Presets table; R9.5 presets)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from kawuxing.rules import PRESETS, RuleSet, RulesError, parse_option
+
+# RULES.md: every option and its default, with the rule that defines it.
+DEFAULTS = {
+    "suits": ["p", "s"],  # R1.1
+    "first_dealer": "random",  # R2.1
+    "draw_dealer": "stay",  # R2.2
+    "double_win": True,  # R4.3
+    "concealed_kong_visible": False,  # R6.1
+    "direct_kong_pay": 2,  # R6.3
+    "min_multiplier_discard_win": 2,  # R7.3
+    "robbing_kong": True,  # R7.4
+    "missed_win_exception": "bigger",  # R7.5
+    "mutual_declared": "double",  # R8.5
+    "declare_hide_triplets": False,  # R8.6
+    "feeding_declared": "allowed",  # R8.7
+    "an_si_gui_on_discard": True,  # R9.1
+    "three_quad_seven_pairs": 32,  # R9.1
+    "last_discard_bonus": False,  # R9.1
+    "si_gui_in_hand": "flush",  # R9.4
+    "cap": None,  # R9.5
+    "cap_exceptions": {},  # R9.5
+    "cap_excludes_declare": False,  # R9.6
+    "base": 1,  # R9.7
+    "draw_compensation": "per_declarer",  # R10.2
+    "piao_choices": [],  # R11.1
+    "hands_per_match": 8,  # R12.1
+}
+
+# RULES.md "Presets": exactly what each preset changes from the defaults.
+PRESET_DIFFS = {
+    "standard": {},
+    "capped": {"cap": 8, "cap_exceptions": {"双龙七对": 16, "三龙七对": 16}},
+    "flat8": {"cap": 8},
+    "strict": {"an_si_gui_on_discard": False, "si_gui_in_hand": "win_tile_only",
+               "missed_win_exception": "none", "draw_dealer": "declarer",
+               "first_dealer": "seat0"},
+    "app": {"piao_choices": [0, 1, 2, 5]},
+}
+
+# option -> (every allowed value per RULES.md, a bad value)
+CHOICES = {
+    "first_dealer": (["random", "seat0"], "east"),  # R2.1
+    "draw_dealer": (["stay", "declarer"], "winner"),  # R2.2
+    "double_win": ([True, False], 1),  # R4.3 (1 is not a boolean)
+    "concealed_kong_visible": ([False, True], "no"),  # R6.1
+    "direct_kong_pay": ([2, 1], 3),  # R6.3
+    "min_multiplier_discard_win": ([2, 1], 4),  # R7.3
+    "robbing_kong": ([True, False], "true"),  # R7.4
+    "missed_win_exception": (["bigger", "none"], None),  # R7.5
+    "mutual_declared": (["double", "single"], "triple"),  # R8.5
+    "declare_hide_triplets": ([False, True], 0),  # R8.6
+    "feeding_declared": (["allowed", "forbidden_if_safe_tile"], "forbidden"),  # R8.7
+    "an_si_gui_on_discard": ([True, False], "false"),  # R9.1
+    "three_quad_seven_pairs": ([32, 16], 64),  # R9.1
+    "last_discard_bonus": ([False, True], 2),  # R9.1
+    "si_gui_in_hand": (["flush", "any_pattern", "win_tile_only"], "always"),  # R9.4
+    "cap_excludes_declare": ([False, True], "yes"),  # R9.6
+    "draw_compensation": (["per_declarer", "first_declarer", "none"], "all"),  # R10.2
+}
+
+
+def test_defaults_match_rules_md():
+    """RULES.md: the defaults of every option (the `standard` preset)."""
+    assert RuleSet().to_dict() == DEFAULTS
+
+
+def test_default_constructors_agree():
+    """RuleSet(), preset('standard'), preset(), from_dict(None) and from_dict({}) are the same."""
+    rules = RuleSet()
+    assert rules == RuleSet.preset("standard") == RuleSet.preset() == RuleSet.from_dict(None) \
+        == RuleSet.from_dict({}) == RuleSet.from_dict({"preset": "standard"})
+
+
+def test_presets_list():
+    """RULES.md Presets: exactly five presets."""
+    assert set(PRESETS) == set(PRESET_DIFFS)
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_DIFFS))
+def test_preset_differs_exactly_as_table(name):
+    """RULES.md Presets table (R9.5 for capped/flat8, R11.1 for app): each preset changes
+    exactly the listed options and nothing else."""
+    preset = RuleSet.preset(name).to_dict()
+    diff = {k: v for k, v in preset.items() if v != DEFAULTS[k]}
+    assert diff == PRESET_DIFFS[name]
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_DIFFS))
+def test_preset_via_from_dict(name):
+    """CASES.md `rules`: {"preset": NAME} is the same rule set as RuleSet.preset(NAME)."""
+    assert RuleSet.from_dict({"preset": name}) == RuleSet.preset(name)
+
+
+def test_preset_with_overrides():
+    """A preset plus overrides: other preset options stay (capped keeps its R9.5 exceptions)."""
+    rules = RuleSet.from_dict({"preset": "capped", "cap": 16, "base": 2})
+    assert rules.cap == 16 and rules.base == 2
+    assert rules.cap_exceptions == {"双龙七对": 16, "三龙七对": 16}
+    rules = RuleSet.preset("strict", an_si_gui_on_discard=True)
+    assert rules.an_si_gui_on_discard is True and rules.si_gui_in_hand == "win_tile_only"
+    assert RuleSet.from_dict({"preset": "flat8", "cap": None}).cap is None
+    assert RuleSet.from_dict({"preset": "app", "piao_choices": []}).piao_choices == ()
+
+
+@pytest.mark.parametrize("option", sorted(CHOICES))
+def test_every_listed_value_is_accepted(option):
+    """RULES.md: every alternative of every option can be chosen."""
+    for value in CHOICES[option][0]:
+        assert getattr(RuleSet.from_dict({option: value}), option) == value
+
+
+@pytest.mark.parametrize("option", sorted(CHOICES))
+def test_bad_value_names_the_option(option):
+    """A value not listed in RULES.md is a RulesError naming the option and the choices."""
+    bad = CHOICES[option][1]
+    with pytest.raises(RulesError, match=f"option {option}: ") as info:
+        RuleSet.from_dict({option: bad})
+    for allowed in CHOICES[option][0]:
+        assert json.dumps(allowed) in str(info.value)
+
+
+@pytest.mark.parametrize("option, value", [
+    ("cap", 0), ("cap", -8), ("cap", "8"), ("cap", True), ("cap", 8.0),
+    ("base", 0), ("base", 1.5), ("base", None),
+    ("hands_per_match", 0), ("hands_per_match", "8"),
+    ("suits", ["p", "p"]), ("suits", ["p", "z"]), ("suits", ["p"]), ("suits", ["m", "p", "s"]),
+    ("suits", 5), ("suits", [["p"], "s"]), ("suits", None),
+    ("piao_choices", [1, 1]), ("piao_choices", [-1]), ("piao_choices", [True]),
+    ("piao_choices", [0.5]), ("piao_choices", 5), ("piao_choices", None),
+    ("cap_exceptions", "双龙七对=16"), ("cap_exceptions", {"双龙七对": 0}),
+    ("cap_exceptions", {"双龙七对": "16"}),
+])
+def test_bad_numeric_and_list_values(option, value):
+    """R1.1 suits, R9.5 cap/cap_exceptions, R9.7 base, R11.1 piao, R12.1 hands_per_match: bad
+    values are a RulesError naming the option (never a TypeError)."""
+    with pytest.raises(RulesError, match=f"option {option}"):
+        RuleSet.from_dict({option: value})
+
+
+def test_unknown_option():
+    """An unknown option is a RulesError naming it and listing the known ones."""
+    with pytest.raises(RulesError, match="unknown option 'kap'; options: .*cap") as info:
+        RuleSet.from_dict({"kap": 8})
+    assert "si_gui_in_hand" in str(info.value)
+    with pytest.raises(RulesError, match="unknown option 'kap'"):
+        RuleSet.preset("capped", kap=8)
+    with pytest.raises(RulesError, match="unknown option 'kap'"):
+        RuleSet().with_options(kap=8)
+
+
+def test_unknown_preset():
+    """An unknown preset is a RulesError naming it and the presets."""
+    with pytest.raises(RulesError, match="unknown preset 'wuhan'; presets: standard, capped"):
+        RuleSet.preset("wuhan")
+    with pytest.raises(RulesError, match="unknown preset 'wuhan'"):
+        RuleSet.from_dict({"preset": "wuhan"})
+
+
+def test_rules_not_an_object():
+    """CASES.md `rules` must be an object of options."""
+    with pytest.raises(RulesError, match="rules must be an object"):
+        RuleSet.from_dict(["capped"])
+
+
+def test_bad_cap_exceptions_pattern():
+    """R9.5: cap_exceptions keys are RULES.md pattern names; an unknown one is named."""
+    with pytest.raises(RulesError, match="option cap_exceptions: unknown pattern '双龙'; "
+                                         "known: .*双龙七对"):
+        RuleSet.from_dict({"cap": 8, "cap_exceptions": {"双龙": 16}})
+    # pattern code keys are not RULES.md names either
+    with pytest.raises(RulesError, match="option cap_exceptions"):
+        RuleSet.from_dict({"cap": 8, "cap_exceptions": {"double_dragon_seven_pairs": 16}})
+
+
+def test_cap_exceptions_any_pattern():
+    """R9.5: any R9.1 pattern may have its own cap."""
+    rules = RuleSet.from_dict({"cap": 16, "cap_exceptions": {"大三元": 32, "清一色": 8}})
+    assert rules.cap_exceptions == {"大三元": 32, "清一色": 8}
+
+
+def test_suits_are_normalised():
+    """R1.1: suits any two of m/p/s, kept in m-p-s order, as a tuple."""
+    assert RuleSet.from_dict({"suits": ["s", "m"]}).suits == ("m", "s")
+    assert RuleSet.from_dict({"suits": ["p", "m"]}).suits == ("m", "p")
+    assert RuleSet(suits=("s", "p")) == RuleSet()
+
+
+def test_with_options_validates():
+    """with_options: a changed copy, validated like the constructor; the original is unchanged."""
+    rules = RuleSet()
+    capped = rules.with_options(cap=8)
+    assert capped.cap == 8 and rules.cap is None
+    with pytest.raises(RulesError, match="option cap"):
+        rules.with_options(cap=0)
+    with pytest.raises(RulesError, match="option robbing_kong"):
+        rules.with_options(robbing_kong="no")
+
+
+def test_frozen_hashable_round_trip():
+    """A RuleSet is immutable, hashable (usable as a dict key) and round-trips through JSON."""
+    rules = RuleSet.preset("capped", piao_choices=[0, 1])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.cap = 16  # type: ignore[misc]
+    assert hash(rules) == hash(RuleSet.preset("capped", piao_choices=(0, 1)))
+    assert len({rules, RuleSet.preset("capped", piao_choices=[0, 1]), RuleSet()}) == 2
+    data = json.loads(json.dumps(rules.to_dict(), ensure_ascii=False))
+    assert RuleSet.from_options(data) == rules
+    for name in PRESETS:
+        assert RuleSet.from_options(RuleSet.preset(name).to_dict()) == RuleSet.preset(name)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("cap=8", ("cap", 8)),
+    ("cap=none", ("cap", None)),
+    ("cap=None", ("cap", None)),
+    ("cap=null", ("cap", None)),
+    (" cap = 16 ", ("cap", 16)),
+    ("robbing_kong=false", ("robbing_kong", False)),
+    ("double_win=true", ("double_win", True)),
+    ("first_dealer=seat0", ("first_dealer", "seat0")),
+    ('first_dealer="seat0"', ("first_dealer", "seat0")),
+    ("piao_choices=[0,1,2,5]", ("piao_choices", [0, 1, 2, 5])),
+    ('suits=["m","p"]', ("suits", ["m", "p"])),
+    ('cap_exceptions={"双龙七对": 16}', ("cap_exceptions", {"双龙七对": 16})),
+    ("si_gui_in_hand=any_pattern", ("si_gui_in_hand", "any_pattern")),
+    # R7.5 / R10.2 have a choice spelled `none`: it stays a string there
+    ("missed_win_exception=none", ("missed_win_exception", "none")),
+    ("draw_compensation=none", ("draw_compensation", "none")),
+    ("draw_compensation=null", ("draw_compensation", None)),
+])
+def test_parse_option(text, expected):
+    """parse_option: name=value, JSON when it parses, none/null = None, else a string."""
+    assert parse_option(text) == expected
+
+
+@pytest.mark.parametrize("text", ["cap", "=8", " =8", ""])
+def test_parse_option_bad(text):
+    """parse_option without a name or '=' is a RulesError showing the expected form."""
+    with pytest.raises(RulesError, match="name=value"):
+        parse_option(text)
+
+
+def test_none_choices_from_command_line():
+    """R7.5 missed_win_exception none, R10.2 draw_compensation none, R9.5 cap none: all can be
+    set with `name=none` (the strict preset's R7.5 value included)."""
+    opts = dict(parse_option(t) for t in ["missed_win_exception=none", "draw_compensation=none",
+                                            "cap=none"])
+    rules = RuleSet.preset("flat8", **opts)
+    assert rules.missed_win_exception == "none" and rules.draw_compensation == "none"
+    assert rules.cap is None
+    assert rules.missed_win_exception == RuleSet.preset("strict").missed_win_exception
+
+
+def test_cap_none_spelled_as_in_rules_md():
+    """R9.5 writes the default cap as `none`: {"cap": "none"} in a case's rules means no cap."""
+    assert RuleSet.from_dict({"preset": "flat8", "cap": "none"}).cap is None
+
+
+def test_parse_option_feeds_preset():
+    """parse_option output goes straight into RuleSet.preset (as the CLI does)."""
+    opts = dict(parse_option(t) for t in ["cap=16", 'cap_exceptions={"大三元": 32}',
+                                            "mutual_declared=single"])
+    rules = RuleSet.preset("capped", **opts)
+    assert rules.cap == 16 and rules.cap_exceptions == {"大三元": 32}
+    assert rules.mutual_declared == "single"
+    with pytest.raises(RulesError, match="option mutual_declared"):
+        RuleSet.preset("standard", **dict([parse_option("mutual_declared=both")]))
