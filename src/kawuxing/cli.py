@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from . import cli_game
 from .cases import run_case
 from .melds import Meld
 from .rules import RuleSet, parse_option
@@ -148,6 +149,10 @@ def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl 
             continue
         print(json.dumps(run_case(case), ensure_ascii=False), flush=False)
     sys.stdout.flush()
+
+
+app.command()(cli_game.replay)
+app.command()(cli_game.selfplay)
 
 
 if __name__ == "__main__":
