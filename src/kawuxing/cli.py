@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import cli_game
+from . import cli_bots, cli_game
 from .cases import run_case
 from .melds import Meld
 from .rules import RuleSet, parse_option
@@ -153,6 +153,8 @@ def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl 
 
 app.command()(cli_game.replay)
 app.command()(cli_game.selfplay)
+app.command()(cli_bots.hint)
+app.command()(cli_bots.simulate)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,9 @@ one place that decides legality; :mod:`views` is the only thing meant to reach a
 from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, VERBS, WIN,
                       Action, IllegalAction)
 from .hand import Hand, new_wall
+from .match import Match
 from .state import CLAIM, ENDED, PIAO_PHASE, ROB, TURN
 
 __all__ = ["ADDED_KONG", "CLAIM", "CONCEALED_KONG", "DISCARD", "ENDED", "KONG", "PASS", "PIAO",
            "PIAO_PHASE", "PUNG", "ROB", "TURN", "VERBS", "WIN", "Action", "Hand", "IllegalAction",
-           "new_wall"]
+           "Match", "new_wall"]

@@ -1,0 +1,106 @@
+"""What one seat may know, as numbers (RULES.md R13): the input of agents and of views.
+
+:func:`observe` is the one place that decides what a seat sees; :func:`views.seat_view` renders
+the same information as JSON for players. Everything is counts vectors and kinds (ints), so
+bots can compute with it quickly, and nothing in it depends on another seat's hidden tiles or
+on the wall order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..melds import CONCEALED_KONG
+from ..rules import RuleSet
+from .hand import Hand
+from .state import CLAIM, ENDED, PIAO_PHASE, ROB
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's knowledge of the hand.
+
+    - ``seat``, ``dealer``, ``phase``, ``turn`` (seat in turn or None), ``wall_left`` (tiles).
+    - ``concealed``: own counts vector (30 ints); ``drawn``: own tile just drawn, or None.
+    - ``melds[s]``: seat s's melds as ``(kind, tile)``; another seat's concealed kong has tile
+      None unless option ``concealed_kong_visible`` (R6.1).
+    - ``discards[s]``: seat s's discards in order (kinds), taken ones included.
+    - ``declared[s]``, ``waits[s]`` (kinds), ``revealed[s]``: counts shown by 亮倒 (face-down
+      triplets of R8.6 and the tile just drawn excluded) or None.
+    - ``concealed_count[s]``: tiles in each concealed hand.
+    - ``visible``: counts vector of every tile this seat can see anywhere (own hand, discards,
+      visible melds, revealed hands): ``4 - visible[k]`` copies of k are unseen.
+    - ``table``: ``(seat, tile, robbing)`` of the tile others may take now, or None.
+    - ``deltas``: score changes so far; ``piao``: each seat's 漂 once known (else None).
+    """
+
+    rules: RuleSet
+    seat: int
+    dealer: int
+    phase: str
+    turn: int | None
+    wall_left: int
+    concealed: tuple[int, ...]
+    drawn: int | None
+    melds: tuple[tuple[tuple[str, int | None], ...], ...]
+    discards: tuple[tuple[int, ...], ...]
+    declared: tuple[bool, ...]
+    waits: tuple[tuple[int, ...], ...]
+    revealed: tuple[tuple[int, ...] | None, ...]
+    concealed_count: tuple[int, ...]
+    visible: tuple[int, ...]
+    table: tuple[int, int, bool] | None
+    deltas: tuple[int, ...]
+    piao: tuple[int | None, ...]
+
+
+def observe(hand: Hand, seat: int) -> Observation:
+    """The :class:`Observation` of ``seat`` now (R13). After the hand ends everything is shown
+    through ``revealed``."""
+    ended = hand.phase == ENDED
+    me = hand.seats[seat]
+    visible = list(me.concealed)
+    melds, discards, revealed, waits = [], [], [], []
+    for i, s in enumerate(hand.seats):
+        seat_melds = []
+        for m in s.melds:
+            hide = (m.kind == CONCEALED_KONG and i != seat and not ended
+                    and not hand.rules.concealed_kong_visible)
+            seat_melds.append((m.kind, None if hide else m.tile))
+            if not hide:
+                visible[m.tile] += m.size
+        melds.append(tuple(seat_melds))
+        discards.append(tuple(s.discards))
+        for tile, taken in zip(s.discards, s.claimed):
+            if not taken:
+                visible[tile] += 1
+        shown = None
+        if i != seat and (s.declared or ended):
+            shown = list(s.concealed)
+            if not ended:
+                for k in s.hidden:
+                    shown[k] -= min(3, shown[k])
+                if s.drawn is not None and hand.current == i and shown[s.drawn]:
+                    shown[s.drawn] -= 1
+            for k, c in enumerate(shown):
+                visible[k] += c
+            shown = tuple(shown)
+        revealed.append(shown)
+        waits.append(tuple(s.waits) if s.declared else ())
+    table = None
+    if hand.phase in (CLAIM, ROB):
+        table = (hand.pending.seat, hand.pending.tile, hand.pending.robbing)
+        if hand.pending.robbing and hand.pending.seat != seat:  # the tile being added is shown
+            visible[hand.pending.tile] += 1
+    piao_known = hand.phase != PIAO_PHASE
+    return Observation(
+        rules=hand.rules, seat=seat, dealer=hand.dealer, phase=hand.phase,
+        turn=hand.current if hand.phase not in (PIAO_PHASE, ENDED) else None,
+        wall_left=hand.wall_left, concealed=tuple(me.concealed),
+        drawn=me.drawn if hand.current == seat and hand.phase != ENDED else None,
+        melds=tuple(melds), discards=tuple(discards),
+        declared=tuple(s.declared for s in hand.seats), waits=tuple(waits),
+        revealed=tuple(revealed), concealed_count=tuple(sum(s.concealed) for s in hand.seats),
+        visible=tuple(visible), table=table, deltas=tuple(hand.deltas),
+        piao=tuple(s.piao if (i == seat or piao_known) else None
+                   for i, s in enumerate(hand.seats)))
