@@ -3,55 +3,67 @@
 All functions take a *counts vector* (30 ints, see :mod:`kawuxing.tiles`) of **concealed**
 tiles only; declared melds are sets already made and are passed as a number where they matter.
 
-Table-driven: each suit's nine counts are packed into one int *key* (3 bits a rank). Two
-frozensets built at import hold every key that is four or fewer sets (``_SETS``) and every key
-that is sets plus one pair (``_SETS_PAIR``); a hand wins when one component (a suit or the
-dragons) is in ``_SETS_PAIR`` and the others are in ``_SETS``. Readings and shanten are computed
-per component and memoised by key, so a component already seen costs one dict lookup.
+Table-driven. A hand splits into four *components*: the three suits (nine ranks each) and the
+dragons (three kinds, which never run). A component's counts are packed into one int *key*, one
+byte a rank, so one ``int.from_bytes`` packs all four. A dict built at import for each kind of
+component (``_SUIT_TABLE``, ``_DRAGON_TABLE``) maps every key that is 0-4 sets, or such sets plus
+one pair, to ``_PAIR`` × pairs + sets: a hand is a standard win when each of its components is
+in the table and the values add up to one pair and at most four sets. Waits, readings and
+shanten are worked out per component and memoised by key (``lru_cache``), so a component
+already seen costs a lookup.
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
 from functools import lru_cache
+from itertools import combinations_with_replacement, product, repeat
 
 from .tiles import DRAGON_BASE, NUM_KINDS
 
-_BITS = 3
-_ONES = int("001" * 9, 2)  # one bit at the bottom of each 3-bit rank field
+_BITS = 8                                      # one byte per rank field of a key
+_FIELD = (1 << _BITS) - 1
+_ONES = int.from_bytes(b"\x01" * 9, "little")  # bit 0 of each of nine rank fields
+_UNITS = tuple(1 << (_BITS * r) for r in range(9))  # one tile of each rank
+_NINE = (1 << 9 * _BITS) - 1                   # the nine rank fields of a suit key
 _COMPONENTS = ((0, 9), (9, 9), (18, 9), (DRAGON_BASE, 3))  # (first kind, ranks): m, p, s, z
+_ODD = bytes(c & 1 for c in range(256))        # bytes.translate: count -> count % 2
+_HALF = bytes(c // 2 for c in range(256))      # bytes.translate: count -> pairs in it
+_PAIR = 16                                     # table values: _PAIR × pairs (0 or 1) + sets
+_MISSING = 4 * _PAIR                           # stands for "not in the table" in a sum
 
 
-def _key(counts: list[int], start: int, size: int) -> int:
-    key = 0
-    for i in range(start + size - 1, start - 1, -1):
-        key = (key << _BITS) | counts[i]
-    return key
+def _keys(raw: bytes) -> tuple[int, int, int, int]:
+    """The keys of the four components (m, p, s, dragons) of ``bytes(counts)``."""
+    whole = int.from_bytes(raw, "little")
+    return (whole & _NINE, whole >> 9 * _BITS & _NINE, whole >> 18 * _BITS & _NINE,
+            whole >> DRAGON_BASE * _BITS)
 
 
-def _build_tables() -> tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]:
-    """Every suit key of 0-4 sets, and of sets + one pair; the same for the dragons (no chows).
-
-    A key is kept only while no rank field exceeds 4: after adding a set (at most 3 to a field
-    of at most 4) a field is 0-7, and 5-7 are exactly the values with bit 2 and bit 0 or 1 set.
-    """
-    suit_sets = [3 << (_BITS * i) for i in range(9)]  # pungs
-    suit_sets += [(1 | 1 << _BITS | 1 << 2 * _BITS) << (_BITS * i) for i in range(7)]  # chows
-    level = {0}
-    sets = {0}
-    for _ in range(4):
-        level = {k for k in (a + s for a in level for s in suit_sets)
-                 if not ((k >> 2) & (k | (k >> 1)) & _ONES)}
-        sets |= level
-    sets_pair = {k for k in (a + (2 << (_BITS * i)) for i in range(9) for a in sets)
-                 if not ((k >> 2) & (k | (k >> 1)) & _ONES)}
-    z_sets = {a | b << _BITS | c << 2 * _BITS for a in (0, 3) for b in (0, 3) for c in (0, 3)}
-    z_pair = {k + (2 << (_BITS * i)) for k in z_sets for i in range(3) if not (k >> (_BITS * i)) & 7}
-    return frozenset(sets), frozenset(sets_pair), frozenset(z_sets), frozenset(z_pair)
+def _rank(key: int, i: int) -> int:
+    return key >> (_BITS * i) & _FIELD
 
 
-_SETS, _SETS_PAIR, _Z_SETS, _Z_SETS_PAIR = _build_tables()
-_TABLES = ((_SETS, _SETS_PAIR),) * 3 + ((_Z_SETS, _Z_SETS_PAIR),)
+def _build_tables() -> tuple[dict[int, int], dict[int, int]]:
+    """Every key of 0-4 sets, and of such sets + one pair, with its value; suits, dragons."""
+    def fits(key: int) -> bool:  # no rank field above 4; fields stay below 16 here
+        return not (key >> 3 | key >> 2 & (key | key >> 1)) & _ONES
+
+    one = [1 << (_BITS * r) for r in range(9)]
+    shapes = [3 * one[r] for r in range(9)] + [one[r] + one[r + 1] + one[r + 2] for r in range(7)]
+    suit_sets = {key: n for n in range(5)
+                 for key in map(sum, combinations_with_replacement(shapes, n)) if fits(key)}
+    suit = dict(suit_sets)
+    for r in range(9):  # the pair goes on a rank that has at most 2
+        suit.update({k + 2 * one[r]: _PAIR + n for k, n in suit_sets.items()
+                     if k >> (_BITS * r) & _FIELD <= 2})
+    dragon = {a | b << _BITS | c << 2 * _BITS: _PAIR * (a, b, c).count(2) + (a, b, c).count(3)
+              for a, b, c in product((0, 2, 3), repeat=3) if (a, b, c).count(2) <= 1}
+    return suit, dragon
+
+
+_SUIT_TABLE, _DRAGON_TABLE = _build_tables()
+_TABLES = (_SUIT_TABLE,) * 3 + (_DRAGON_TABLE,)
 
 
 def is_standard_win(counts: list[int]) -> bool:
@@ -60,26 +72,17 @@ def is_standard_win(counts: list[int]) -> bool:
     ``counts`` holds 14, 11, 8, 5 or 2 tiles (14 minus 3 per declared meld); any other total
     gives False.
     """
-    pair_seen = False
-    for (start, size), (sets, sets_pair) in zip(_COMPONENTS, _TABLES):
-        key = _key(counts, start, size)
-        if key in sets:
-            continue
-        if key in sets_pair and not pair_seen:
-            pair_seen = True
-            continue
-        return False
-    return pair_seen
+    whole = int.from_bytes(bytes(counts), "little")  # _keys(), inlined for speed
+    get, missing = _SUIT_TABLE.get, _MISSING
+    value = (get(whole & _NINE, missing) + get(whole >> 9 * _BITS & _NINE, missing)
+             + get(whole >> 18 * _BITS & _NINE, missing)
+             + _DRAGON_TABLE.get(whole >> DRAGON_BASE * _BITS, missing))
+    return _PAIR <= value <= _PAIR + 4  # exactly one pair, at most four sets
 
 
 def is_seven_pairs(counts: list[int]) -> bool:
     """True for 14 concealed tiles that are seven pairs; four of a kind is two pairs (R7.1)."""
-    total = 0
-    for c in counts:
-        if c & 1:
-            return False
-        total += c
-    return total == 14
+    return sum(counts) == 14 and not any(bytes(counts).translate(_ODD))
 
 
 def is_win(counts: list[int]) -> bool:
@@ -88,7 +91,8 @@ def is_win(counts: list[int]) -> bool:
 
 
 Set = namedtuple("Set", "kind tile")
-Set.__doc__ = """One set of a reading: ``kind`` is ``"pung"`` or ``"chow"``, ``tile`` its lowest kind."""
+Set.__doc__ = """One set of a reading: ``kind`` is ``"pung"`` or ``"chow"``, ``tile`` its lowest
+kind."""
 
 Reading = namedtuple("Reading", "sets pairs seven_pairs", defaults=(False,))
 Reading.__doc__ = """One decomposition of a winning concealed hand (R9.2).
@@ -100,26 +104,33 @@ sets (tuple of :class:`Set`)."""
 
 @lru_cache(maxsize=None)
 def _component_readings(key: int, size: int, chows: bool) -> tuple[tuple[tuple, int], ...]:
-    """Every way to read one component as sets (+ at most one pair): ((sets...), pair or -1)."""
+    """Every way to read one component as sets (+ at most one pair): ((sets...), pair or -1).
+
+    Each reading comes exactly once: the copies of the lowest rank ``i`` are split into at most
+    one pung of ``i``, at most one pair of ``i`` and the rest chows starting at ``i``, and a
+    reading fixes that split.
+    """
     if key == 0:
         return (((), -1),)
     i = 0
-    while not (key >> (_BITS * i)) & 7:
+    while not _rank(key, i):
         i += 1
-    c = (key >> (_BITS * i)) & 7
-    out = []
+    c = _rank(key, i)
     one = 1 << (_BITS * i)
-    if c >= 3:
-        for sets, pair in _component_readings(key - 3 * one, size, chows):
-            out.append(((("pung", i),) + sets, pair))
-    if c >= 2:
-        for sets, pair in _component_readings(key - 2 * one, size, chows):
-            if pair < 0:
-                out.append((sets, i))
-    if chows and i + 2 < size and (key >> (_BITS * (i + 1))) & 7 and (key >> (_BITS * (i + 2))) & 7:
-        for sets, pair in _component_readings(key - one * (1 | 1 << _BITS | 1 << 2 * _BITS),
-                                               size, chows):
-            out.append(((("chow", i),) + sets, pair))
+    chow = one * (1 | 1 << _BITS | 1 << 2 * _BITS)
+    out = []
+    for pungs in (1, 0):
+        for pairs in (0, 1):
+            runs = c - 3 * pungs - 2 * pairs
+            if runs < 0 or runs and not (chows and i + 2 < size and _rank(key, i + 1) >= runs
+                                         and _rank(key, i + 2) >= runs):
+                continue
+            head = (("pung", i),) * pungs + (("chow", i),) * runs
+            for sets, pair in _component_readings(key - c * one - runs * (chow - one), size,
+                                                  chows):
+                if pairs and pair >= 0:
+                    continue
+                out.append((head + sets, i if pairs else pair))
     return tuple(out)
 
 
@@ -132,8 +143,7 @@ def readings(counts: list[int]) -> list[Reading]:
     out: list[Reading] = []
     if is_standard_win(counts):
         partial: list[tuple[tuple[Set, ...], int]] = [((), -1)]
-        for start, size in _COMPONENTS:
-            key = _key(counts, start, size)
+        for key, (start, size) in zip(_keys(bytes(counts)), _COMPONENTS):
             comps = _component_readings(key, size, start < DRAGON_BASE)
             partial = [(sets + tuple(Set(k, start + i) for k, i in csets),
                         cpair + start if cpair >= 0 else pair)
@@ -146,75 +156,125 @@ def readings(counts: list[int]) -> list[Reading]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _completions(key: int, component: int, pair: int) -> tuple[int, ...]:
+    """The kinds whose one more copy makes a component (m, p, s, z = 0-3) with this key sets
+    (``pair`` 0) or sets + a pair (``pair`` 1): table lookups."""
+    start, size = _COMPONENTS[component]
+    plus_one = map(key.__add__, _UNITS[:size])  # the key with one more tile of each rank
+    values = map(_TABLES[component].get, plus_one, repeat(-_PAIR))  # -_PAIR: not in the table
+    return tuple(start + i for i, value in enumerate(values) if value // _PAIR == pair)
+
+
 def waits(counts: list[int], held: list[int] | None = None) -> list[int]:
     """The kinds that would complete a concealed hand of 13, 10, 7, 4 or 1 tiles (R7.1, R8.1).
 
     A kind is left out when the player already holds all four copies: ``held`` is the counts
     vector of everything the player holds (concealed tiles and melds), default ``counts``.
     Returns kinds in index order; ``[]`` when the hand is not ready.
+
+    One tile changes one component: it must complete that component to sets, or to sets + the
+    pair when no other component holds it, while every other component is already in its table.
     """
     held = counts if held is None else held
-    out = []
-    seven = sum(counts) == 13
-    for kind in _candidates(counts):
-        if held[kind] >= 4:
-            continue
-        counts[kind] += 1
-        try:
-            if is_standard_win(counts) or (seven and is_seven_pairs(counts)):
-                out.append(kind)
-        finally:
-            counts[kind] -= 1
-    return out
+    total = sum(counts)
+    if total > 13:
+        return []
+    raw = bytes(counts)
+    keys = _keys(raw)
+    values = list(map(dict.get, _TABLES, keys))  # None: not in the table
+    found = set()
+    unfinished = values.count(None)
+    if unfinished == 1:  # the tile must go there
+        i = values.index(None)
+        values[i] = 0
+        other_pairs = sum(values) // _PAIR  # (the other three hold fewer than _PAIR sets)
+        if other_pairs <= 1:
+            found.update(_completions(keys[i], i, 1 - other_pairs))
+    elif unfinished == 0:  # then two components hold a pair: the tile makes one of them sets
+        for i, value in enumerate(values):
+            if value >= _PAIR and (sum(values) - value) // _PAIR == 1:
+                found.update(_completions(keys[i], i, 0))
+    if total == 13:  # seven pairs: six pairs and a single (a third copy makes four of a kind)
+        odd = raw.translate(_ODD)
+        if odd.count(1) == 1:
+            found.add(odd.index(1))
+    return [k for k in sorted(found) if held[k] < 4]
 
 
-def _candidates(counts: list[int]) -> list[int]:
-    """Kinds that could complete the hand: those held, and suited neighbours within two."""
-    cand = set()
-    for kind in range(NUM_KINDS):
-        if counts[kind]:
-            cand.add(kind)
-            if kind < DRAGON_BASE:
-                low = kind - kind % 9
-                cand.update(range(max(low, kind - 2), min(low + 9, kind + 3)))
-    return sorted(cand)
+# Standard shanten works on *value vectors* of 10 small ints. A *block* is a set or a partial
+# set (a pair, or two tiles of one suit one or two ranks apart); the tiles of a hand are read as
+# blocks, at most one head pair, and tiles left alone. For w = 0-4, v[w] is the best
+# 2 × sets + partial sets over readings with at most w blocks and no head pair, and v[5 + w] the
+# best over readings with at most w blocks and at most one head pair, which adds 1. A value of 0
+# where no reading fits is harmless: every reading is worth at least 0.
+_EMPTY = (0,) * 10  # no tiles, or only lone tiles; the identity of _merge
+
+
+def _with_block(v: tuple[int, ...], gain: int) -> tuple[int, ...]:
+    """The vector of a reading that adds one block worth ``gain`` to the readings of ``v``."""
+    return (0, v[0] + gain, v[1] + gain, v[2] + gain, v[3] + gain,
+            0, v[5] + gain, v[6] + gain, v[7] + gain, v[8] + gain)
+
+
+def _with_head(v: tuple[int, ...]) -> tuple[int, ...]:
+    """The vector of a reading that adds the head pair to the pairless readings of ``v``."""
+    return (0, 0, 0, 0, 0, v[0] + 1, v[1] + 1, v[2] + 1, v[3] + 1, v[4] + 1)
 
 
 @lru_cache(maxsize=None)
-def _component_blocks(key: int, size: int, chows: bool) -> tuple[tuple[int, int, int], ...]:
-    """Pareto-best (sets, partial sets, head pair 0/1) counts one component can be read as."""
-    if key == 0:
-        return ((0, 0, 0),)
-    i = 0
-    while not (key >> (_BITS * i)) & 7:
-        i += 1
-    c = (key >> (_BITS * i)) & 7
+def _values(key: int, chows: bool) -> tuple[int, ...]:
+    """The value vector of one component or group of ranks: the best over every way to use its
+    lowest tile — alone, in a pung, as the head pair, a pair, a chow or a partial chow."""
+    if not key:
+        return _EMPTY
+    i = ((key & -key).bit_length() - 1) // _BITS  # the lowest rank held
     one = 1 << (_BITS * i)
-    found: set[tuple[int, int, int]] = set()
-
-    def take(sub: int, dm: int, dt: int, dp: int) -> None:
-        for m, t, p in _component_blocks(sub, size, chows):
-            if p + dp <= 1:
-                found.add((m + dm, t + dt, p + dp))
-
-    take(key - one, 0, 0, 0)  # the tile stays isolated
-    if c >= 3:
-        take(key - 3 * one, 1, 0, 0)
+    c = key >> (_BITS * i) & _FIELD
+    options = [_values(key - one, chows)]  # the tile stays alone
     if c >= 2:
-        take(key - 2 * one, 0, 0, 1)  # head pair
-        take(key - 2 * one, 0, 1, 0)  # pair waiting to become a pung
-    if chows:
-        c1 = (key >> (_BITS * (i + 1))) & 7 if i + 1 < size else 0
-        c2 = (key >> (_BITS * (i + 2))) & 7 if i + 2 < size else 0
-        if c1 and c2:
-            take(key - one * (1 | 1 << _BITS | 1 << 2 * _BITS), 1, 0, 0)
-        if c1:
-            take(key - one * (1 | 1 << _BITS), 0, 1, 0)
-        if c2:
-            take(key - one * (1 | 1 << 2 * _BITS), 0, 1, 0)
-    best = [b for b in found if not any(o != b and o[0] >= b[0] and o[1] >= b[1] and o[2] >= b[2]
-                                        for o in found)]
-    return tuple(sorted(best))
+        rest = _values(key - 2 * one, chows)
+        options += [_with_block(rest, 1), _with_head(rest)]
+    if c >= 3:
+        options.append(_with_block(_values(key - 3 * one, chows), 2))
+    if chows:  # fields past the last rank are 0
+        next1 = key >> (_BITS * (i + 1)) & _FIELD
+        next2 = key >> (_BITS * (i + 2)) & _FIELD
+        if next1 and next2:
+            options.append(_with_block(_values(key - one * (1 | 1 << _BITS | 1 << 2 * _BITS),
+                                               chows), 2))
+        if next1:
+            options.append(_with_block(_values(key - one * (1 | 1 << _BITS), chows), 1))
+        if next2:
+            options.append(_with_block(_values(key - one * (1 | 1 << 2 * _BITS), chows), 1))
+    return tuple(map(max, *options)) if len(options) > 1 else options[0]
+
+
+@lru_cache(maxsize=None)
+def _merge(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The value vector of two parts of a hand together: the best split of the w blocks (and
+    of the head pair)."""
+    return tuple(max(a[x] + b[w - x] for x in range(w + 1)) for w in range(5)) + tuple(
+        max(max(a[5 + x] + b[w - x], a[x] + b[5 + w - x]) for x in range(w + 1))
+        for w in range(5))
+
+
+@lru_cache(maxsize=None)
+def _component_values(key: int, size: int, chows: bool) -> tuple[int, ...]:
+    """The value vector of one component, merged from its groups.
+
+    Tiles two or more empty ranks apart (and any two dragons) share no block, so each group of
+    ranks between such gaps is valued on its own: far fewer groups than components occur.
+    """
+    ranks = key.to_bytes(size, "little")
+    groups = ([g.strip(b"\0") for g in ranks.split(b"\0\0")] if chows
+              else [bytes([c]) for c in ranks])
+    values = _EMPTY
+    for group in groups:
+        if len(group) > 1 or group and group[0] > 1:  # a lone tile makes no block
+            part = _values(int.from_bytes(group, "little"), chows)
+            values = part if values is _EMPTY else _merge(values, part)
+    return values
 
 
 def standard_shanten(counts: list[int], melds: int = 0) -> int:
@@ -225,23 +285,17 @@ def standard_shanten(counts: list[int], melds: int = 0) -> int:
     with partial sets limited to the sets still missing.
     """
     need = 4 - melds
-    combos = [(0, 0, 0)]
-    for start, size in _COMPONENTS:
-        blocks = _component_blocks(_key(counts, start, size), size, start < DRAGON_BASE)
-        merged = {(m + bm, t + bt, p + bp) for m, t, p in combos for bm, bt, bp in blocks
-                  if p + bp <= 1}
-        combos = [b for b in merged if not any(o != b and o[0] >= b[0] and o[1] >= b[1]
-                                               and o[2] >= b[2] for o in merged)]
-    best = 0
-    for m, t, p in combos:
-        m = min(m, need)
-        best = max(best, 2 * m + min(t, need - m) + p)
-    return 2 * need - best
+    values = _EMPTY
+    for key, (start, size) in zip(_keys(bytes(counts)), _COMPONENTS):
+        if key:
+            component = _component_values(key, size, start < DRAGON_BASE)
+            values = component if values is _EMPTY else _merge(values, component)
+    return 2 * need - values[5 + need]
 
 
 def seven_pairs_shanten(counts: list[int]) -> int:
     """Shanten of seven pairs (four of a kind counts as two pairs, R7.1) for 13 or 14 tiles."""
-    return 6 - sum(c // 2 for c in counts)
+    return 6 - sum(bytes(counts).translate(_HALF))
 
 
 def shanten(counts: list[int], melds: int = 0) -> int:

@@ -41,7 +41,7 @@ _DRAGON_WORDS = {"红中": RED, "紅中": RED, "中": RED, "发财": GREEN, "發
                  "發": GREEN, "白板": WHITE, "白": WHITE}
 _UNICODE_BASE = {0x1F007: "m", 0x1F019: "p", 0x1F010: "s"}
 _UNICODE_DRAGONS = {0x1F004: RED, 0x1F005: GREEN, 0x1F006: WHITE}
-_SEPARATORS = " \t\n,，、;；|+"
+_SEPARATORS = " \t\n,，、;；|+\ufe0e\ufe0f"  # and variation selectors (🀄️)
 
 
 class TileError(ValueError):
@@ -168,26 +168,27 @@ def parse_tiles(text: str, max_copies: int | None = COPIES) -> list[int]:
             tiles.append(_DRAGON_WORDS[word])
             i += len(word)
             continue
-        if ch.isdigit() or ch in _NUMERALS:
+        if ch.isdecimal() or ch in _NUMERALS:
             start = i
-            ranks = []
-            while i < n and (text[i].isdigit() or text[i] in _NUMERALS):
-                ranks.append(int(text[i]) if text[i].isdigit() else _NUMERALS.index(text[i]) + 1)
+            ranks = []  # (position, rank); separators inside the digits are ignored too: "4 6p"
+            while i < n and (text[i].isdecimal() or text[i] in _NUMERALS or text[i] in _SEPARATORS):
+                if text[i] not in _SEPARATORS:
+                    ranks.append((i, int(text[i]) if text[i].isdecimal()
+                                  else _NUMERALS.index(text[i]) + 1))
                 i += 1
             if i >= n:
-                raise TileError(f"bad tile string {text!r}: {text[start:]!r} at position {start}"
-                                " has no suit (add m, p, s or z)")
+                raise TileError(f"bad tile string {text!r}: {text[start:].rstrip()!r} at position "
+                                f"{start} has no suit (add m, p, s or z)")
             suit_ch = text[i]
             suit = suit_ch.lower() if suit_ch.lower() in "mpsz" else _SUIT_WORDS.get(suit_ch)
             if suit is None:
                 raise TileError(f"bad tile string {text!r}: {suit_ch!r} at position {i} is not a"
                                 " suit (m p s z, 万 筒 饼 条 索)")
-            for offset, rank in enumerate(ranks):
+            for pos, rank in ranks:
                 try:
                     tiles.append(make_tile(rank, suit))
                 except TileError as err:
-                    raise TileError(f"bad tile string {text!r}: at position {start + offset}: "
-                                    f"{err}") from None
+                    raise TileError(f"bad tile string {text!r}: at position {pos}: {err}") from None
             i += 1
             continue
         raise TileError(f"bad tile string {text!r}: {ch!r} at position {i} is not a tile")
