@@ -35,13 +35,14 @@ class Action(NamedTuple):
     piao: int | None = None
 
     def __str__(self) -> str:
-        parts = [f"seat {self.seat}", self.verb]
+        parts = [f"seat {self.seat}", str(self.verb)]
         if self.tile is not None:
-            parts.append(tile_str(self.tile))
+            parts.append(tile_str(self.tile) if _is_kind(self.tile) else repr(self.tile))
         if self.declare:
             parts.append("亮倒")
         if self.hidden:
-            parts.append("hiding " + " ".join(tile_str(t) for t in self.hidden))
+            parts.append("hiding " + " ".join(tile_str(t) if _is_kind(t) else repr(t)
+                                              for t in self.hidden))
         if self.piao is not None:
             parts.append(str(self.piao))
         return " ".join(parts)
@@ -58,6 +59,27 @@ class Action(NamedTuple):
             if self.hidden:
                 out.append([tile_str(t) for t in self.hidden])
         return out
+
+
+def _is_kind(tile: object) -> bool:
+    return type(tile) is int and 0 <= tile < 30
+
+
+def malformed(action: Action) -> str | None:
+    """What is wrong with the fields of ``action`` (types, ranges), or None if well formed."""
+    if type(action.seat) is not int or action.seat not in (0, 1, 2):
+        return f"there is no seat {action.seat!r}"
+    if action.verb not in VERBS:
+        return f"unknown verb {action.verb!r}"
+    if action.tile is not None and not _is_kind(action.tile):
+        return f"{action.tile!r} is not a tile kind (0-29)"
+    if type(action.declare) is not bool:
+        return "declare must be true or false"
+    if not isinstance(action.hidden, tuple) or not all(_is_kind(t) for t in action.hidden):
+        return "hidden must be a tuple of tile kinds"
+    if action.piao is not None and type(action.piao) is not int:
+        return "piao must be a whole number"
+    return None
 
 
 def action_from_json(raw: object, where: str = "action") -> Action:

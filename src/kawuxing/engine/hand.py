@@ -26,7 +26,7 @@ from ..shapes import waits
 from ..tiles import COPIES, format_tiles, kinds_for_suits, tile_str
 from . import legal
 from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
-                      IllegalAction)
+                      IllegalAction, malformed)
 from .state import CLAIM, ENDED, PIAO_PHASE, ROB, TURN, Pending, SeatState
 
 
@@ -178,7 +178,7 @@ class Hand:
         if not isinstance(action, Action):
             raise TypeError(f"expected an Action, got {type(action).__name__}")
         seat = action.seat
-        if type(seat) is not int or seat not in (0, 1, 2) or action not in self.legal_actions(seat):
+        if malformed(action) or action not in self.legal_actions(seat):
             reason, rule = legal.why_illegal(self, action)
             raise IllegalAction(action, reason, rule)
         self._legal = {}

@@ -14,7 +14,8 @@ from ..melds import PUNG as PUNG_MELD
 from ..scoring import DISCARD as BY_DISCARD
 from ..scoring import ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, score_hand
 from ..shapes import is_win, seven_pairs_shanten, standard_shanten, waits
-from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action)
+from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
+                      malformed)
 from .state import CLAIM, PIAO_PHASE, ROB, TURN, SeatState
 
 if TYPE_CHECKING:
@@ -153,11 +154,13 @@ def _hide_choices(counts: list[int], melds: int, held: list[int],
 
 def _waits_kept(s: SeatState, kind: int, n: int) -> bool:
     """R8.3: after taking ``n`` of ``kind`` from the concealed hand into a kong, the declared
-    player's waits are exactly as before."""
+    player's waits are exactly as before. The kong holds all four copies (a 直杠 takes the
+    discard too), so ``kind`` is no longer a wait (R8.1), whether the kong is concealed or
+    exposed."""
     s.concealed[kind] -= n
     try:
         held = s.held()
-        held[kind] += n
+        held[kind] += 4
         return tuple(waits(s.concealed, held)) == s.waits
     finally:
         s.concealed[kind] += n
@@ -226,8 +229,9 @@ def missed_win_blocks(hand: Hand, seat: int, value: HandValue) -> bool:
 
 def why_illegal(hand: Hand, action: Action) -> tuple[str, str]:
     """(reason, rule) for an action that :func:`legal_actions` does not offer."""
-    if not isinstance(action.seat, int) or action.seat not in (0, 1, 2):
-        return f"there is no seat {action.seat!r}", "R1.2"
+    problem = malformed(action)
+    if problem:
+        return problem, "R4"
     phase, verb, s = hand.phase, action.verb, hand.seats[action.seat]
     if phase == "ended":
         return "the hand is over", "R5.5"

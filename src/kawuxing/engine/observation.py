@@ -24,9 +24,11 @@ class Observation:
     - ``concealed``: own counts vector (30 ints); ``drawn``: own tile just drawn, or None.
     - ``melds[s]``: seat s's melds as ``(kind, tile)``; another seat's concealed kong has tile
       None unless option ``concealed_kong_visible`` (R6.1).
-    - ``discards[s]``: seat s's discards in order (kinds), taken ones included.
+    - ``discards[s]``: seat s's discards in order (kinds), taken ones included;
+      ``claimed[s][i]`` tells whether ``discards[s][i]`` was taken by a pung, kong or win.
     - ``declared[s]``, ``waits[s]`` (kinds), ``revealed[s]``: counts shown by 亮倒 (face-down
-      triplets of R8.6 and the tile just drawn excluded) or None.
+      triplets of R8.6, the tile just drawn, and a kong tile being added, which is on the
+      table, excluded) or None.
     - ``concealed_count[s]``: tiles in each concealed hand.
     - ``visible``: counts vector of every tile this seat can see anywhere (own hand, discards,
       visible melds, revealed hands): ``4 - visible[k]`` copies of k are unseen.
@@ -44,9 +46,11 @@ class Observation:
     drawn: int | None
     melds: tuple[tuple[tuple[str, int | None], ...], ...]
     discards: tuple[tuple[int, ...], ...]
+    claimed: tuple[tuple[bool, ...], ...]
     declared: tuple[bool, ...]
     waits: tuple[tuple[int, ...], ...]
     revealed: tuple[tuple[int, ...] | None, ...]
+    hidden_triplets: tuple[int, ...]
     concealed_count: tuple[int, ...]
     visible: tuple[int, ...]
     table: tuple[int, int, bool] | None
@@ -82,6 +86,9 @@ def observe(hand: Hand, seat: int) -> Observation:
                     shown[k] -= min(3, shown[k])
                 if s.drawn is not None and hand.current == i and shown[s.drawn]:
                     shown[s.drawn] -= 1
+                if hand.phase == ROB and hand.pending.seat == i and shown[hand.pending.tile]:
+                    # the tile being added (R6.2) is on the table, counted once below
+                    shown[hand.pending.tile] -= 1
             for k, c in enumerate(shown):
                 visible[k] += c
             shown = tuple(shown)
@@ -99,8 +106,12 @@ def observe(hand: Hand, seat: int) -> Observation:
         wall_left=hand.wall_left, concealed=tuple(me.concealed),
         drawn=me.drawn if hand.current == seat and hand.phase != ENDED else None,
         melds=tuple(melds), discards=tuple(discards),
+        claimed=tuple(tuple(s.claimed) for s in hand.seats),
         declared=tuple(s.declared for s in hand.seats), waits=tuple(waits),
-        revealed=tuple(revealed), concealed_count=tuple(sum(s.concealed) for s in hand.seats),
+        revealed=tuple(revealed),
+        hidden_triplets=tuple(0 if ended else sum(1 for k in s.hidden if s.concealed[k] >= 3)
+                              for s in hand.seats),
+        concealed_count=tuple(sum(s.concealed) for s in hand.seats),
         visible=tuple(visible), table=table, deltas=tuple(hand.deltas),
         piao=tuple(s.piao if (i == seat or piao_known) else None
                    for i, s in enumerate(hand.seats)))

@@ -11,56 +11,53 @@ from __future__ import annotations
 from ..melds import CONCEALED_KONG
 from ..tiles import format_tiles, tile_str
 from .hand import Hand
-from .state import CLAIM, ENDED, PIAO_PHASE, ROB
+from .observation import observe
+from .state import ENDED
 
 
 def seat_view(hand: Hand, seat: int) -> dict:
-    """The table as ``seat`` sees it now: a JSON-ready dict.
+    """The table as ``seat`` sees it now: a JSON-ready rendering of :func:`observe` (R13).
 
     Keys: ``seat``, ``dealer``, ``phase``, ``turn`` (seat in turn), ``wall`` (tiles left),
-    ``hand`` (own concealed tiles, MPSZ), ``drawn``, ``seats`` (public part of each seat),
-    ``table`` (the discard or kong others may take), ``legal`` (own actions as JSON lists),
-    ``deltas`` (score changes so far), ``result`` once the hand is over.
+    ``hand`` (own concealed tiles, MPSZ), ``drawn``, ``seats`` (public part of each seat:
+    melds, discards, ``claimed``, ``concealed_count``, ``declared``, ``piao``, and for a
+    declared seat ``revealed``/``hidden_triplets``/``waits``), ``table`` (the discard or kong
+    others may take), ``legal`` (own actions as JSON lists), ``deltas`` (score changes so
+    far), ``result`` once the hand is over.
     """
-    me = hand.seats[seat]
-    ended = hand.phase == ENDED
-    piao_known = hand.phase != PIAO_PHASE
+    obs = observe(hand, seat)
+    ended = obs.phase == ENDED
     seats = []
-    for i, s in enumerate(hand.seats):
-        own = i == seat
-        melds = []
-        for m in s.melds:
-            hide = m.kind == CONCEALED_KONG and not (own or ended
-                                                     or hand.rules.concealed_kong_visible)
-            melds.append({"kind": m.kind, "tile": None if hide else tile_str(m.tile)})
-        entry = {"seat": i, "melds": melds,
-                 "discards": [tile_str(t) for t in s.discards], "claimed": list(s.claimed),
-                 "concealed_count": sum(s.concealed), "declared": s.declared,
-                 "piao": s.piao if (own or piao_known) else None}
-        if s.declared:
-            shown = list(s.concealed)
-            for k in s.hidden:
-                shown[k] -= 3
-            entry["revealed"] = format_tiles(k for k, c in enumerate(shown) for _ in range(c))
-            entry["hidden_triplets"] = len(s.hidden)
-            entry["waits"] = [tile_str(w) for w in s.waits]
-        if ended:
-            entry["revealed"] = format_tiles(s.concealed_tiles())
+    for i in range(3):
+        entry = {"seat": i,
+                 "melds": [{"kind": k, "tile": None if t is None else tile_str(t)}
+                           for k, t in obs.melds[i]],
+                 "discards": [tile_str(t) for t in obs.discards[i]],
+                 "claimed": list(obs.claimed[i]), "concealed_count": obs.concealed_count[i],
+                 "declared": obs.declared[i], "piao": obs.piao[i]}
+        if obs.declared[i]:
+            entry["hidden_triplets"] = obs.hidden_triplets[i]
+            entry["waits"] = [tile_str(w) for w in obs.waits[i]]
+        shown = obs.concealed if i == seat and ended else obs.revealed[i]
+        if shown is not None:
+            entry["revealed"] = _mpsz(shown)
         seats.append(entry)
     table = None
-    if hand.phase in (CLAIM, ROB):
-        table = {"seat": hand.pending.seat, "tile": tile_str(hand.pending.tile),
-                 "robbing": hand.pending.robbing}
-    view = {"seat": seat, "dealer": hand.dealer, "phase": hand.phase,
-            "turn": hand.current if hand.phase not in (PIAO_PHASE, ENDED) else None,
-            "wall": hand.wall_left, "hand": format_tiles(me.concealed_tiles()),
-            "drawn": tile_str(me.drawn) if me.drawn is not None and hand.current == seat else None,
+    if obs.table is not None:
+        table = {"seat": obs.table[0], "tile": tile_str(obs.table[1]), "robbing": obs.table[2]}
+    view = {"seat": seat, "dealer": obs.dealer, "phase": obs.phase, "turn": obs.turn,
+            "wall": obs.wall_left, "hand": _mpsz(obs.concealed),
+            "drawn": None if obs.drawn is None else tile_str(obs.drawn),
             "seats": seats, "table": table,
             "legal": [a.to_json() for a in hand.legal_actions(seat)],
-            "deltas": list(hand.deltas)}
+            "deltas": list(obs.deltas)}
     if ended:
         view["result"] = hand_result(hand)
     return view
+
+
+def _mpsz(counts) -> str:
+    return format_tiles(k for k, c in enumerate(counts) for _ in range(c))
 
 
 def hand_result(hand: Hand) -> dict:
