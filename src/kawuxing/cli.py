@@ -9,33 +9,19 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from . import cli_bots, cli_game
+from .cli_util import fail, out, rules_from
 from .cases import run_case
 from .melds import Meld
-from .rules import RuleSet, parse_option
 from .scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand, win_transfers
 from .shapes import shanten, waits
 from .tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="卡五星 (Ka Wu Xing), the three-player mahjong of Hubei.")
-out = Console(soft_wrap=True)  # plain lines stay whole lines (grep-able); tables fit the width
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> None:
-    """One line on stderr (never wrapped, markup in the message shown as is), exit status 2."""
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
-
-
-def _rules(preset: str, options: list[str]) -> RuleSet:
-    return RuleSet.preset(preset, **dict(parse_option(o) for o in options))
-
 
 @app.command()
 def score(
@@ -55,19 +41,19 @@ def score(
 ) -> None:
     """Score a finished hand: reading, patterns (×), cap and who pays what (R7-R9)."""
     if win is None:
-        _fail("missing --win: the winning tile, e.g. --win 5p")
+        fail("missing --win: the winning tile, e.g. --win 5p")
     if self_draw + discard + robbing_kong > 1:
-        _fail("choose one of --self-draw, --discard, --robbing-kong")
+        fail("choose one of --self-draw, --discard, --robbing-kong")
     win_by = DISCARD if discard else ROBBING_KONG if robbing_kong else SELF_DRAW
     try:
-        ruleset = _rules(rules, option or [])
+        ruleset = rules_from(rules, option)
         melds = tuple(Meld.parse(m) for m in meld or [])
         concealed = tuple(parse_tiles(hand))
         finished = WinningHand(concealed, parse_tile(win), win_by, melds, after_kong, last_tile,
                                declared, discarder_declared)
         value = score_hand(finished, ruleset)
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     held = counts_of(concealed)
     for m in melds:
         held[m.tile] += m.size
@@ -131,7 +117,7 @@ def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl 
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror}")
+        fail(f"cannot read {file}: {exc.strerror}")
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

@@ -8,22 +8,13 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from .engine import Hand
 from .engine.views import seat_view
 from .records import hand_record, read_record, replay as replay_record, write_record
+from .cli_util import fail, out
 from .rules import RuleSet
-
-out = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
-    raise typer.Exit(2)
-
 
 def replay(
     file: Annotated[Path, typer.Argument(help="a game record (JSON) written by kawuxing")],
@@ -33,14 +24,14 @@ def replay(
 ) -> None:
     """Show the table of a recorded hand at any step, as one seat sees it or all of it."""
     if seat is not None and seat not in (0, 1, 2):
-        _fail(f"--seat {seat}: seats are 0, 1 and 2")
+        fail(f"--seat {seat}: seats are 0, 1 and 2")
     try:
         record = read_record(file)
         hand = replay_record(record, step)
     except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror}")
+        fail(f"cannot read {file}: {exc.strerror}")
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     shown = len(hand.actions)
     if seat is not None:
         view = seat_view(hand, seat)
@@ -91,7 +82,7 @@ def selfplay(
     try:
         ruleset = RuleSet.preset(rules)
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     rng = random.Random(seed)
     hand = Hand.deal(ruleset, rng.randrange(3), seed=seed)
     while not hand.ended:

@@ -25,8 +25,8 @@ from ..scoring import HandValue, Transfer, win_transfers
 from ..shapes import waits
 from ..tiles import COPIES, format_tiles, kinds_for_suits, tile_str
 from . import legal
-from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
-                      IllegalAction, malformed)
+from .actions import (CONCEALED_KONG, DISCARD, KONG, PIAO, PUNG, WIN, Action, IllegalAction,
+                      malformed)
 from .state import CLAIM, ENDED, PIAO_PHASE, ROB, TURN, Pending, SeatState
 
 
