@@ -190,7 +190,7 @@ def claim_options(hand: Hand, discarder: int, tile: int, robbing: bool,
             values[seat] = value
         if not robbing and not last:
             c = s.concealed[tile]
-            if c >= 2 and not s.declared and tile not in s.hidden:
+            if c >= 2 and not s.declared:
                 verbs.append(PUNG)
             if c >= 3 and (not s.declared or _waits_kept(s, tile, 3)):
                 verbs.append(KONG)
