@@ -8,25 +8,15 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from .agents.hints import effective_tiles, rank_discards, wait_values
 from .melds import Meld
-from .rules import RuleSet, parse_option
+from .cli_util import err, fail, out, rules_from
+from .sim import check_bots
 from .sim import simulate as run_simulation
 from .tiles import counts_of, kinds_for_suits, parse_tiles, tile_str
-
-out = Console()
-err = Console(stderr=True, soft_wrap=True)
-
-
-def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
-    raise typer.Exit(2)
-
 
 def hint(
     hand: Annotated[str, typer.Argument(help="concealed tiles: 14 (or 14 - 3 per meld) to rank discards, 13 to see waits")],
@@ -38,24 +28,24 @@ def hint(
 ) -> None:
     """Rank the discards of a hand: shanten, effective tiles left, value of the waits."""
     try:
-        ruleset = RuleSet.preset(rules, **dict(parse_option(o) for o in option or []))
+        ruleset = rules_from(rules, option)
         melds = [Meld.parse(m) for m in meld or []]
         counts = counts_of(parse_tiles(hand))
         seen = counts_of(parse_tiles(visible, max_copies=None))
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     in_play = set(kinds_for_suits(ruleset.suits))
     if any(c and k not in in_play for k, c in enumerate(counts)):
-        _fail(f"the hand has tiles outside the suits in play ({'+'.join(ruleset.suits)})")
+        fail(f"the hand has tiles outside the suits in play ({'+'.join(ruleset.suits)})")
     total = [a + b for a, b in zip(counts, seen)]
     for m in melds:
         total[m.tile] += m.size
     bad = [tile_str(k) for k, c in enumerate(total) if c > 4]
     if bad:
-        _fail(f"more than four of {', '.join(bad)} between the hand, melds and --visible")
+        fail(f"more than four of {', '.join(bad)} between the hand, melds and --visible")
     size = sum(counts) + 3 * len(melds)
     if size not in (13, 14):
-        _fail(f"{sum(counts)} tiles with {len(melds)} melds: give 14 - 3 per meld to rank "
+        fail(f"{sum(counts)} tiles with {len(melds)} melds: give 14 - 3 per meld to rank "
               "discards, or 13 - 3 per meld to see the waits")
     if size == 13:
         sh, eff = effective_tiles(counts, len(melds), total, kinds_for_suits(ruleset.suits))
@@ -101,11 +91,12 @@ def simulate(
     per hand with a 95% confidence interval, pattern frequencies and draw rate."""
     names = [b.strip() for b in bots.split(",")]
     try:
-        ruleset = RuleSet.preset(rules, **dict(parse_option(o) for o in option or []))
+        ruleset = rules_from(rules, option)
         if games < 1:
             raise ValueError("--games must be at least 1")
         if workers < 0:
             raise ValueError("--workers must be 0 (all cores) or more")
+        check_bots(names)  # before the progress bar, so that an error is one line alone
         with Progress("[progress.description]{task.description}", BarColumn(),
                       MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                       transient=True) as bar:
@@ -114,7 +105,7 @@ def simulate(
                                     out_file is not None,
                                     lambda n: bar.advance(task, n))
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if out_file is not None:
         with out_file.open("w", encoding="utf-8") as fh:
             for record in report.records:

@@ -106,6 +106,14 @@ class SimReport:
                 "patterns": {k: round(v, 4) for k, v in self.patterns.items()}}
 
 
+def check_bots(bots: list[str]) -> None:
+    """Raise ``ValueError`` unless ``bots`` is three valid bot names (seats 0-2)."""
+    if len(bots) != 3:
+        raise ValueError(f"three bots are needed (one a seat), got {len(bots)}")
+    for spec in bots:
+        make_agent(spec)
+
+
 def simulate(games: int, bots: list[str], rules: RuleSet, seed: int | str = 0,
              workers: int = 1, keep_records: bool = False,
              progress: Callable[[int], None] | None = None) -> SimReport:
@@ -114,10 +122,7 @@ def simulate(games: int, bots: list[str], rules: RuleSet, seed: int | str = 0,
     ``progress(n)`` is called with the hands finished after each match. Raises ``ValueError``
     for a bad bot name or count.
     """
-    if len(bots) != 3:
-        raise ValueError(f"three bots are needed (one a seat), got {len(bots)}")
-    for spec in bots:
-        make_agent(spec)
+    check_bots(bots)
     if games < 1 or workers < 1:
         raise ValueError("games and workers must be at least 1")
     per = rules.hands_per_match

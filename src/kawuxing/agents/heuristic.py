@@ -56,7 +56,13 @@ class HeuristicAgent:
         hints = rank_discards(counts, melds, obs.visible, obs.rules, danger, candidates)
         best = hints[0]
         if ADDED_KONG in by_verb:  # R6.2: each other player pays 1
-            return by_verb[ADDED_KONG][0]
+            kong = by_verb[ADDED_KONG][0]
+            # R7.4: a declared player waiting on the tile would rob the kong (抢杠胡 ×2, and
+            # 包胡, R8.4); level 3 does not feed a declared wait this way either
+            robbed = obs.rules.robbing_kong and any(
+                kong.tile in waits for seat, waits in enumerate(obs.waits) if seat != obs.seat)
+            if not (self.level >= 3 and robbed):
+                return kong
         for action in by_verb.get(CONCEALED_KONG, []):  # R6.1: each other player pays 2
             counts[action.tile] -= 4
             keeps = shanten(counts, len(melds) + 1) <= best.shanten
@@ -66,7 +72,11 @@ class HeuristicAgent:
         if self.level >= 2 and best.shanten == 0:
             declares = [a for a in by_verb.get(DISCARD, []) if a.declare and a.tile == best.tile]
             live = sum(w.unseen for w in best.waits)
-            if declares and (live >= 3 or (live >= 2 and obs.wall_left > 12)):
+            # level 3: once another player has declared, a declared hand must discard every
+            # draw (R8.2) and would feed them at double (R8.4): stay concealed instead
+            exposed = self.level >= 3 and any(d for i, d in enumerate(obs.declared)
+                                              if i != obs.seat)
+            if declares and not exposed and (live >= 3 or (live >= 2 and obs.wall_left > 12)):
                 return max(declares, key=lambda a: len(a.hidden))
         return next(a for a in by_verb[DISCARD] if a.tile == best.tile and not a.declare)
 
@@ -99,7 +109,7 @@ class HeuristicAgent:
             counts[tile] += 3
             if after <= now:
                 return by_verb[KONG][0]
-        if PUNG in by_verb:
+        if PUNG in by_verb and counts[tile] < 3:  # R6.4: a pung from three never becomes a kong
             counts[tile] -= 2
             after = min(_after_discard(counts, t, melds + 1) for t in range(30) if counts[t])
             counts[tile] += 2

@@ -1,0 +1,230 @@
+"""Discard hints (kawuxing.agents.hints) and ``kawuxing hint``: shanten, effective tiles, the
+value of the waits (R7.3, R9.1), unseen copies from what the player sees (R13)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kawuxing.agents.hints import (DiscardHint, WaitValue, effective_tiles, rank_discards,
+                                   unseen, wait_values)
+from kawuxing.cli import app
+from kawuxing.melds import Meld
+from kawuxing.rules import RuleSet
+from kawuxing.tiles import counts_of, kinds_for_suits, parse_tile, parse_tiles
+
+RULES = RuleSet.preset()
+KINDS = kinds_for_suits(RULES.suits)
+T = parse_tile
+
+# 3 runs of p, 1357s and an isolated 中. By hand: discarding 7z leaves 3 sets + 13s + 57s
+# (no pair), 1-shanten. Effective: 2s, 4s, 6s complete a run (123s / 345s / 567s: 4 sets, a
+# single wait) — 4 unseen each; 1s, 3s, 5s, 7s pair one of the singles (3 sets + pair +
+# partial) — 3 unseen each (one in hand). 3×4 + 4×3 = 24. Any p discard breaks a run:
+# 2-shanten. Discarding 1s (or 7s) leaves 3s 57s + 7z: 3s 7s 7z pair (3 each), 4s 6s make
+# 345s/567s (4 each): 17.
+ISOLATED = "123p 456p 789p 1357s 7z"
+KA5 = "46p 234p 123s 789s 99p"  # waits 5p; 46p + 5p is 卡五星 ×2 (R9.1)
+EDGE = "34p 678p 123s 789s 99p"  # waits 2p / 5p, no pattern: ×1 (屁胡)
+
+
+def counts(text: str) -> list[int]:
+    return counts_of(parse_tiles(text))
+
+
+def tiles(text: str) -> list[int]:
+    return parse_tiles(text)
+
+
+def test_isolated_honour_ranks_first_with_hand_computed_figures():
+    hand = counts(ISOLATED)
+    hints = rank_discards(hand, [], hand, RULES)
+    assert len(hints) == 14  # every kind held, once
+    best = hints[0]
+    assert best.tile == T("7z") and best.shanten == 1
+    assert best.effective == tuple((k, 4 if k in tiles("246s") else 3) for k in tiles("1234567s"))
+    assert best.effective_count == 24
+    assert best.waits == () and best.value == 0
+    assert best.reason().startswith("1-shanten, 24 effective tiles (7 kinds: 1s 2s 3s 4s 5s 6s 7s)")
+    by_tile = {h.tile: h for h in hints}
+    assert by_tile[T("1s")].shanten == 1 and by_tile[T("1s")].effective_count == 17
+    assert by_tile[T("7s")].effective_count == 17
+    assert dict(by_tile[T("1s")].effective) == {T("3s"): 3, T("4s"): 4, T("6s"): 4,
+                                                T("7s"): 3, T("7z"): 3}
+    assert all(by_tile[k].shanten == 2 for k in tiles("123456789p"))
+    assert [h.tile for h in hints[:3]] == tiles("7z 1s 7s")  # ties: lower kind first
+    assert hand == counts(ISOLATED)  # the counts are left as they were
+
+
+def test_unseen_counts_come_from_visible():
+    """R13: unseen = 4 − seen, own hand included. With two 2s and two 4s seen elsewhere
+    (discards, melds), the 7z discard's effective count drops from 24 to 20."""
+    hand = counts(ISOLATED)
+    seen = [a + b for a, b in zip(hand, counts("22s 44s"))]
+    best = rank_discards(hand, [], seen, RULES)[0]
+    assert best.tile == T("7z")
+    assert dict(best.effective)[T("2s")] == 2 and dict(best.effective)[T("4s")] == 2
+    assert best.effective_count == 20
+    # a kind with all four seen is no effective tile at all
+    seen = [a + b for a, b in zip(hand, counts("2222s"))]
+    assert T("2s") not in dict(rank_discards(hand, [], seen, RULES)[0].effective)
+    assert unseen(seen, T("2s")) == 0 and unseen(hand, T("2s")) == 4
+    assert unseen(hand, T("1s")) == 3
+
+
+def test_wait_values_kawuxing():
+    """R9.1 卡五星: 46p waits 5p, ×2 by self-draw and ×2 on a discard; 4 unseen."""
+    assert wait_values(counts(KA5), [], counts(KA5), RULES) == [WaitValue(T("5p"), 4, 2, 2)]
+    # 亮倒 doubles it (R8.4): ×4 either way
+    assert wait_values(counts(KA5), [], counts(KA5), RULES, declared=True) == [
+        WaitValue(T("5p"), 4, 4, 4)]
+    seen = [a + b for a, b in zip(counts(KA5), counts("55p"))]
+    assert wait_values(counts(KA5), [], seen, RULES) == [WaitValue(T("5p"), 2, 2, 2)]
+
+
+def test_wait_values_x1_wait_cannot_win_on_a_discard():
+    """R7.3: 34p waits 2p / 5p (345p: 5 at the end, no 卡五星), ×1: self-draw only, so the
+    discard value is 0. With the option min_multiplier_discard_win = 1 it is ×1."""
+    assert wait_values(counts(EDGE), [], counts(EDGE), RULES) == [
+        WaitValue(T("2p"), 4, 1, 0), WaitValue(T("5p"), 4, 1, 0)]
+    loose = RuleSet.preset(min_multiplier_discard_win=1)
+    assert [w.discard for w in wait_values(counts(EDGE), [], counts(EDGE), loose)] == [1, 1]
+    hint = rank_discards(counts(EDGE + " 7z"), [], counts(EDGE + " 7z"), RULES)[0]
+    assert hint.tile == T("7z") and hint.shanten == 0
+    assert "2p (4 left, ×1 self-draw, self-draw only)" in hint.reason()
+
+
+def test_ready_discard_carries_its_waits_and_value():
+    """KA5 + 7z: discarding 7z leaves it ready on 5p (4 unseen, ×2/×2). value = unseen ×
+    (2 × self-draw + discard) / 3 (a self-draw is paid by both others) = 4 × 6 / 3 = 8."""
+    hand = counts(KA5 + " 7z")
+    best = rank_discards(hand, [], hand, RULES)[0]
+    assert best == DiscardHint(T("7z"), 0, ((T("5p"), 4),), (WaitValue(T("5p"), 4, 2, 2),),
+                               8.0, 12.0, ())
+    assert best.reason() == "ready, waits 5p (4 left, ×2 self-draw, ×2 on a discard)"
+
+
+def test_waits_with_melds():
+    """Declared melds count as sets (R7.1) and in the value: 46p 234p 123s 99p + pung 7z +
+    5z: discard 5z, ready on 5p, 卡五星 ×2."""
+    melds = [Meld("pung", T("7z"))]
+    hand = counts("46p 234p 123s 99p 5z")
+    seen = [a + b for a, b in zip(hand, counts("777z"))]
+    best = rank_discards(hand, melds, seen, RULES)[0]
+    assert best.tile == T("5z") and best.shanten == 0
+    assert best.waits == (WaitValue(T("5p"), 4, 2, 2),)
+
+
+def test_a_wait_held_four_times_is_no_wait():
+    """R8.1: 1234p (with 123p … 4p) would wait 1p and 4p, but with a pung of 4p declared the
+    player holds all four 4p: only 1p is a wait (×1, self-draw only, R7.3)."""
+    hand = counts("123p 789p 123s 4p")
+    seen = [a + b for a, b in zip(hand, counts("444p"))]
+    assert wait_values(hand, [Meld("pung", T("4p"))], seen, RULES) == [
+        WaitValue(T("1p"), 3, 1, 0)]
+    free = counts("1234p 789p 123s 444s")  # no meld: 4p is a wait too
+    assert [w.tile for w in wait_values(free, [], free, RULES)] == [T("1p"), T("4p")]
+
+
+def test_effective_tiles_of_a_13_tile_hand():
+    """The 13 tiles left by the 7z discard above: 1-shanten, the same 24 effective copies;
+    limited to the kinds asked for."""
+    hand = counts("123p 456p 789p 1357s")
+    sh, eff = effective_tiles(hand, 0, hand, KINDS)
+    assert sh == 1 and sum(n for _, n in eff) == 24
+    assert effective_tiles(hand, 0, hand, tiles("2s 9s")) == (1, [(T("2s"), 4)])
+    ready = counts(KA5)
+    assert effective_tiles(ready, 0, ready, KINDS) == (0, [(T("5p"), 4)])
+
+
+def test_danger_and_candidates():
+    """``danger`` subtracts from a discard's score and is noted; ``candidates`` limits the
+    discards ranked (the bot passes the legal ones)."""
+    hand = counts(ISOLATED)
+    hints = rank_discards(hand, [], hand, RULES, danger={T("7z"): 1000})
+    assert hints[0].tile == T("1s") and hints[-1].tile == T("7z")
+    assert "danger 1000" in hints[-1].reason()
+    only = rank_discards(hand, [], hand, RULES, candidates=tiles("1p 5s"))
+    assert [h.tile for h in only] == tiles("5s 1p")
+
+
+def test_one_suit_bonus_note():
+    """A hand with 9+ tiles of one suit: discarding a dragon or the other suit keeps it on the
+    way to 清一色 (R9.1) and says so."""
+    hand = counts(ISOLATED)
+    hints = {h.tile: h for h in rank_discards(hand, [], hand, RULES)}
+    assert "清一色" in hints[T("7z")].reason() and "清一色" in hints[T("1s")].reason()
+    assert "清一色" not in hints[T("1p")].reason()
+
+
+# --------------------------------------------------------------------------------------------
+# kawuxing hint
+# --------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, ["hint", *args], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    return invoke
+
+
+def test_cli_hint_ranks_the_discards_of_14_tiles(run):
+    result = run(ISOLATED)
+    assert result.exit_code == 0, result.output
+    lines = [ln for ln in result.stdout.splitlines() if ln.startswith("│")]
+    assert len(lines) == 14
+    first = [c.strip() for c in lines[0].strip("│").split("│")]
+    assert first[:4] == ["1", "7z", "1", "24"]
+    assert "1-shanten, 24 effective tiles" in first[4]
+    rows = json.loads(run(ISOLATED, "--json").stdout)
+    assert [r["discard"] for r in rows[:3]] == ["7z", "1s", "7s"]
+    assert rows[0] == {"discard": "7z", "shanten": 1, "effective": 24, "value": 0.0,
+                       "reason": rows[0]["reason"]}
+    assert [r["shanten"] for r in rows[3:5]] == [1, 1] and rows[5]["shanten"] == 2
+
+
+def test_cli_hint_shows_the_waits_of_13_tiles(run):
+    result = run(KA5)
+    assert result.exit_code == 0, result.output
+    assert "shanten 0" in result.stdout
+    assert "waits 5p: 4 left, ×2 self-draw, ×2 on a discard" in result.stdout
+    assert json.loads(run(KA5, "--json").stdout) == {
+        "shanten": 0, "effective": [["5p", 4]],
+        "waits": [{"tile": "5p", "left": 4, "self_draw": 2, "discard": 2}]}
+    out = run(EDGE).stdout
+    assert "waits 2p: 4 left, ×1 self-draw, self-draw only (R7.3)" in out
+    # --visible lowers the copies left (R13)
+    assert json.loads(run(KA5, "--visible", "5p 5p 5p", "--json").stdout)["waits"][0]["left"] == 1
+    # melds: 46p 234p 123s 99p + pung 7z is 10 + 3 = 13
+    data = json.loads(run("46p 234p 123s 99p", "--meld", "pung:7z", "--json").stdout)
+    assert data["waits"] == [{"tile": "5p", "left": 4, "self_draw": 2, "discard": 2}]
+    # far from ready: shanten and effective tiles
+    data = json.loads(run("123p 456p 789p 1357s", "--json").stdout)
+    assert data["shanten"] == 1 and data["waits"] == []
+    assert sum(n for _, n in data["effective"]) == 24
+
+
+@pytest.mark.parametrize("args, message", [
+    (["46x 234p 123s 789s 99p"], "'x' at position 2"),
+    (["46p 234p 123s 789s 99p", "--visible", "444p"], "more than four of 4p"),
+    (["46p 234p 123s 789s 99p", "--visible", "5p5p5p5p5p"], "more than four of 5p"),
+    (["46p 234p 123s 789s 9p"], "12 tiles with 0 melds"),
+    (["46p 234p 123s 789s 99p 12s"], "15 tiles with 0 melds"),
+    (["46p 234p 123s 99p"], "10 tiles with 0 melds"),
+    (["46p 234p 123s 789s 99m"], "outside the suits in play"),
+    (["46p 234p 123s 99p 7z", "--meld", "exposed_kong:7z"], "more than four of 7z"),
+    (["46p 234p 123s 99p", "--meld", "bad"], "bad meld"),
+    (["46p 234p 123s 789s 99p", "--rules", "nope"], "nope"),
+])
+def test_cli_hint_errors(run, args, message):
+    """Bad tiles, a fifth copy between the hand, melds and --visible (R1.1), a wrong count:
+    exit 2 with one error line on stderr."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
