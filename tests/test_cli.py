@@ -206,7 +206,7 @@ def test_cases_good_and_malformed_lines(run, tmp_path):
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["id"] for r in rows] == ["ka5", "broken", "line 3", "bad-tile", "no-win-tile",
-                                       "bad-rules", "bad-count", None, "capped-big", "illegal"]
+                                       "bad-rules", "bad-count", "line 9", "capped-big", "illegal"]
     ok = rows[0]
     assert (ok["legal"], ok["multiplier"], ok["patterns"], ok["paid"]) == (True, 2, ["卡五星"], 2)
     assert "error" not in ok

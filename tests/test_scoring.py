@@ -452,10 +452,12 @@ def test_r7_3_situational_patterns_count_for_minimum(flags, win_by, pattern):
     assert value.legal and value.multiplier == 2 and value.pattern_names == [pattern]
 
 
-def test_r7_3_uses_multiplier_after_cap():
-    """R7.3: with cap 1 (an odd table) even a 卡五星 is ×1 and may only self-draw."""
+def test_r7_3_uses_multiplier_before_cap():
+    """R7.3: 屁胡 is a hand with no pattern (R9.1); with cap 1 (an odd table) a 卡五星 pays ×1
+    but is not 屁胡, so it may still win on a discard."""
     value = score("46s 123p 789p 555z 11s", "5s", D, rules={"cap": 1})
-    assert value.multiplier == 1 and not value.legal
+    assert value.multiplier == 1 and value.raw_multiplier == 2 and value.legal
+    assert value.paid == 1
 
 
 def test_r7_1_not_a_winning_shape():
@@ -705,10 +707,15 @@ def finished_hands(draw):
         concealed += [pair, pair]
     win = draw(st.sampled_from(concealed))
     concealed.remove(win)
-    hand = WinningHand(tuple(draw(st.permutations(concealed))), win,
-                       draw(st.sampled_from([S, D, R])), tuple(melds),
-                       after_kong=draw(st.booleans()), last_tile=draw(st.booleans()),
-                       declared=draw(st.booleans()), discarder_declared=draw(st.booleans()))
+    win_by = draw(st.sampled_from([S, D, R]))
+    if win_by == R and (win in concealed or any(m.tile == win for m in melds)):
+        win_by = D  # R7.4: the konger holds the other three copies
+    robbing = win_by == R
+    hand = WinningHand(tuple(draw(st.permutations(concealed))), win, win_by, tuple(melds),
+                       after_kong=not robbing and draw(st.booleans()),
+                       last_tile=not robbing and draw(st.booleans()),
+                       declared=draw(st.booleans()),
+                       discarder_declared=win_by != S and draw(st.booleans()))
     return hand, rules
 
 
@@ -718,7 +725,8 @@ def test_property_random_finished_hands(hand_rules, data):
     """R7-R9, R11 invariants on random legal finished hands under random presets and options:
     scoring never crashes; the multiplier is the capped product of the patterns (≤ cap or the
     exception cap, ×2 for 亮倒 under R9.6); paid matches R7.2/R8.4; win transfers sum to paid +
-    piao (R11.1); a discard win is legal iff multiplier ≥ min_multiplier_discard_win (R7.3)."""
+    piao (R11.1); a discard win is legal iff the multiplier before the cap is at least
+    min_multiplier_discard_win (R7.3: 屁胡 is a hand with no pattern)."""
     hand, rules = hand_rules
     value = score_hand(hand, rules)
     assert value.reading is not None  # it is a winning shape (R7.1)
@@ -743,10 +751,10 @@ def test_property_random_finished_hands(hand_rules, data):
     if hand.win_by == S:
         assert value.legal
     elif hand.win_by == D:
-        assert value.legal == (value.multiplier >= rules.min_multiplier_discard_win)
+        assert value.legal == (value.raw_multiplier >= rules.min_multiplier_discard_win)
     else:
         assert value.legal == (rules.robbing_kong
-                               and value.multiplier >= rules.min_multiplier_discard_win)
+                               and value.raw_multiplier >= rules.min_multiplier_discard_win)
     # R9.7, R8.4, R8.5 payments
     assert value.per_payer == rules.base * value.multiplier
     bao = hand.declared and hand.win_by != S and not (

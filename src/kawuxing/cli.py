@@ -115,15 +115,17 @@ def _print_score(hand: WinningHand, value, result: dict) -> None:
 def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl file")]) -> None:
     """Run conformance cases (shared/CASES.md): one JSON outcome line per input line."""
     try:
-        lines = file.read_text(encoding="utf-8").splitlines()
+        lines = file.read_text(encoding="utf-8-sig").splitlines()
     except OSError as exc:
         fail(f"cannot read {file}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        fail(f"{file} is not UTF-8 text (byte {exc.start}): one JSON object a line is expected")
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             case = json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             # keep the case's id when it can still be read from the broken line (CASES.md)
             found = re.search(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")', line)
             try:
@@ -133,7 +135,10 @@ def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl 
             print(json.dumps({"id": case_id, "error": f"bad JSON on line {number}: {exc}"},
                              ensure_ascii=False))
             continue
-        print(json.dumps(run_case(case), ensure_ascii=False), flush=False)
+        outcome = run_case(case)
+        if outcome.get("id") is None and not isinstance(case, dict):
+            outcome["id"] = f"line {number}"
+        print(json.dumps(outcome, ensure_ascii=False), flush=False)
     sys.stdout.flush()
 
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from .agents.hints import effective_tiles, rank_discards, wait_values
 from .melds import Meld
-from .cli_util import err, fail, out, rules_from
+from .cli_util import err, fail, open_output, out, rules_from
 from .sim import check_bots
 from .sim import simulate as run_simulation
 from .tiles import counts_of, kinds_for_suits, parse_tiles, tile_str
@@ -97,6 +97,7 @@ def simulate(
         if workers < 0:
             raise ValueError("--workers must be 0 (all cores) or more")
         check_bots(names)  # before the progress bar, so that an error is one line alone
+        sink = open_output(out_file) if out_file is not None else None
         with Progress("[progress.description]{task.description}", BarColumn(),
                       MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                       transient=True) as bar:
@@ -106,10 +107,10 @@ def simulate(
                                     lambda n: bar.advance(task, n))
     except ValueError as exc:
         fail(str(exc))
-    if out_file is not None:
-        with out_file.open("w", encoding="utf-8") as fh:
+    if sink is not None:
+        with sink:
             for record in report.records:
-                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+                sink.write(json.dumps(record, ensure_ascii=False) + "\n")
     table = Table("seat", "bot", "mean/hand", "95% CI", "win", "self-draw", "deal-in")
     for seat, s in enumerate(report.per_seat):
         table.add_row(str(seat), s.bot, f"{s.mean:+.3f}", f"[{s.ci95[0]:+.3f}, {s.ci95[1]:+.3f}]",

@@ -12,8 +12,8 @@ from rich.table import Table
 
 from .engine import Hand
 from .engine.views import seat_view
-from .records import hand_record, read_record, replay as replay_record, write_record
-from .cli_util import fail, out
+from .records import hand_record, read_record, replay as replay_record
+from .cli_util import fail, open_output, out
 from .rules import RuleSet
 
 def replay(
@@ -83,11 +83,13 @@ def selfplay(
         ruleset = RuleSet.preset(rules)
     except ValueError as exc:
         fail(str(exc))
+    sink = open_output(out_file)
     rng = random.Random(seed)
     hand = Hand.deal(ruleset, rng.randrange(3), seed=seed)
     while not hand.ended:
         seat = hand.to_act()[0]
         hand.apply(rng.choice(hand.legal_actions(seat)))
-    write_record(out_file, hand_record(hand, seed))
+    with sink:
+        sink.write(json.dumps(hand_record(hand, seed), ensure_ascii=False, indent=1))
     out.print(f"wrote {out_file}: {len(hand.actions)} actions, {hand.result}, "
               f"deltas {hand.deltas}", highlight=False)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TextIO
+
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -21,3 +24,11 @@ def fail(message: str) -> None:
 def rules_from(preset: str, options: list[str] | None) -> RuleSet:
     """A RuleSet from ``--rules PRESET`` and ``--option name=value`` strings (RulesError)."""
     return RuleSet.preset(preset, **dict(parse_option(o) for o in options or []))
+
+
+def open_output(path: Path) -> TextIO:
+    """Open ``path`` for writing (UTF-8) before any long work, or fail with one line."""
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror}")

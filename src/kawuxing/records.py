@@ -47,7 +47,14 @@ def replay(record: dict, step: int | None = None) -> Hand:
         raise ValueError(f"not a {FORMAT} record")
     if record.get("version") != VERSION:
         raise ValueError(f"record version {record.get('version')!r}: this reads {VERSION}")
-    actions = record.get("actions", [])
+    for key, kind, what in (("rules", dict, "an object of options"), ("dealer", int, "a seat"),
+                            ("hands", list, "three tile strings"), ("draws", str, "tiles"),
+                            ("actions", list, "a list of actions")):
+        if type(record.get(key)) is not kind:
+            raise ValueError(f"record {key!r} must be {what}, got {record.get(key)!r:.60}")
+    if len(record["hands"]) != 3 or not all(isinstance(h, str) for h in record["hands"]):
+        raise ValueError("record 'hands' must be three tile strings")
+    actions = record["actions"]
     if step is None:
         step = len(actions)
     if not isinstance(step, int) or not 0 <= step <= len(actions):
@@ -67,8 +74,11 @@ def write_record(path: str | Path, record: dict) -> None:
 
 def read_record(path: str | Path) -> dict:
     """Read a record written by :func:`write_record` (or one line of a JSONL file of them)."""
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte {err.start})") from None
     try:
         return json.loads(text)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:
         raise ValueError(f"{path}: not JSON: {err}") from None

@@ -78,6 +78,16 @@ class WinningHand:
             if c and not is_dragon(kind) and tile_suit(kind) not in rules.suits:
                 raise ScoringError(f"{tile_str(kind)} is not in play: suits are "
                                    f"{'+'.join(rules.suits)} (option suits, R1.1)")
+        if self.win_by == ROBBING_KONG:
+            if held[self.win_tile] > 1:
+                raise ScoringError(f"robbing a kong of {tile_str(self.win_tile)}: the konger holds "
+                                   "the other three, so the winner can hold no copy (R6.2, R7.4)")
+            if self.after_kong or self.last_tile:
+                raise ScoringError("robbing_kong goes with neither after_kong nor last_tile: a kong"
+                                   " needs a tile left in the wall (R5.2, R7.4)")
+        if self.win_by == SELF_DRAW and self.discarder_declared:
+            raise ScoringError("discarder_declared goes with a win on another player's tile, not "
+                               "a self-draw (R8.5)")
 
     def held_counts(self) -> list[int]:
         """Counts vector of everything the winner holds: concealed, melds and the winning tile."""
@@ -182,8 +192,9 @@ def score_hand(hand: WinningHand, rules: RuleSet) -> HandValue:
     legal, reason = True, ""
     if hand.win_by == ROBBING_KONG and not rules.robbing_kong:
         legal, reason = False, "robbing the kong is off (option robbing_kong, R7.4)"
-    elif hand.win_by != SELF_DRAW and capped < rules.min_multiplier_discard_win:
-        legal, reason = False, (f"×{capped} may win only by self-draw: a win on another "
+    elif hand.win_by != SELF_DRAW and raw < rules.min_multiplier_discard_win:
+        # R7.3 speaks of the hand's multiplier (屁胡 = no pattern), before any cap
+        legal, reason = False, (f"×{raw} may win only by self-draw: a win on another "
                                 f"player's tile needs ×{rules.min_multiplier_discard_win} "
                                 "(R7.3)")
     return HandValue(legal, reason, reading, tuple(pats), raw, capped, cap,

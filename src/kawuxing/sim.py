@@ -130,11 +130,11 @@ def simulate(games: int, bots: list[str], rules: RuleSet, seed: int | str = 0,
             for m in range(math.ceil(games / per))]
     start = time.perf_counter()
     stats: list[HandStats] = []
-    if workers == 1:
+    if workers == 1 or len(jobs) == 1:
         results = map(_job, jobs)
         pool = None
     else:
-        pool = ProcessPoolExecutor(max_workers=workers)
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)))
         results = pool.map(_job, jobs)
     try:
         for chunk in results:

@@ -177,28 +177,33 @@ def parse_tiles(text: str, max_copies: int | None = COPIES) -> list[int]:
                                   else _NUMERALS.index(text[i]) + 1))
                 i += 1
             if i >= n:
-                raise TileError(f"bad tile string {text!r}: {text[start:].rstrip()!r} at position "
+                raise TileError(f"bad tile string {_short(text)}: {text[start:].rstrip()!r} at position "
                                 f"{start} has no suit (add m, p, s or z)")
             suit_ch = text[i]
             suit = suit_ch.lower() if suit_ch.lower() in "mpsz" else _SUIT_WORDS.get(suit_ch)
             if suit is None:
-                raise TileError(f"bad tile string {text!r}: {suit_ch!r} at position {i} is not a"
+                raise TileError(f"bad tile string {_short(text)}: {suit_ch!r} at position {i} is not a"
                                 " suit (m p s z, 万 筒 饼 条 索)")
             for pos, rank in ranks:
                 try:
                     tiles.append(make_tile(rank, suit))
                 except TileError as err:
-                    raise TileError(f"bad tile string {text!r}: at position {pos}: {err}") from None
+                    raise TileError(f"bad tile string {_short(text)}: at position {pos}: {err}") from None
             i += 1
             continue
-        raise TileError(f"bad tile string {text!r}: {ch!r} at position {i} is not a tile")
+        raise TileError(f"bad tile string {_short(text)}: {ch!r} at position {i} is not a tile")
     if max_copies is not None:
         counts = counts_of(tiles)
         for kind, c in enumerate(counts):
             if c > max_copies:
-                raise TileError(f"bad tile string {text!r}: {c} copies of {tile_str(kind)}, "
+                raise TileError(f"bad tile string {_short(text)}: {c} copies of {tile_str(kind)}, "
                                 f"there are only {max_copies} (R1.1)")
     return tiles
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``repr`` of a tile string, cut to ``limit`` characters for error messages."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def counts_of(tiles: Iterable[int]) -> list[int]:

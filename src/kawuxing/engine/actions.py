@@ -89,7 +89,7 @@ def action_from_json(raw: object, where: str = "action") -> Action:
     if not isinstance(raw, list) or not 2 <= len(raw) <= 5:
         raise ValueError(f"{where}: expected [seat, verb, tile?, 'declare'?], got {raw!r}")
     seat, verb = raw[0], raw[1]
-    if isinstance(seat, bool) or seat not in (0, 1, 2):
+    if type(seat) is not int or seat not in (0, 1, 2):
         raise ValueError(f"{where}: seat {seat!r} must be 0, 1 or 2")
     if verb not in VERBS:
         raise ValueError(f"{where}: unknown verb {verb!r}; verbs: {', '.join(VERBS)}")

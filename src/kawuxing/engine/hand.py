@@ -52,7 +52,7 @@ class Hand:
         ``piao`` the hand opens with a piao phase. Raises ``ValueError`` for bad tiles: not 13
         a hand, a fifth copy, a kind not in play, a bad dealer or piao.
         """
-        if dealer not in (0, 1, 2):
+        if type(dealer) is not int or dealer not in (0, 1, 2):
             raise ValueError(f"dealer {dealer!r}: must be seat 0, 1 or 2")
         if len(hands) != 3 or any(len(h) != 13 for h in hands):
             raise ValueError("hands: three hands of 13 tiles each (R3.1)")
@@ -68,7 +68,7 @@ class Hand:
         if not draws:
             raise ValueError("draws: the wall needs at least the dealer's first draw")
         if piao is not None:
-            if len(piao) != 3 or any(not isinstance(p, int) or p < 0 for p in piao):
+            if len(piao) != 3 or any(type(p) is not int or p < 0 for p in piao):
                 raise ValueError("piao: three whole numbers >= 0 (R11.1)")
             if rules.piao_choices and any(p not in rules.piao_choices for p in piao):
                 raise ValueError(f"piao: each must be one of {list(rules.piao_choices)} (R11.1)")
