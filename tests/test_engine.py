@@ -31,7 +31,8 @@ from kawuxing.engine import (ADDED_KONG, CLAIM, CONCEALED_KONG, DISCARD, ENDED, 
                              PIAO_PHASE, PUNG, ROB, TURN, VERBS, WIN, Action, Hand, IllegalAction)
 from kawuxing.rules import PRESETS, RuleSet
 from kawuxing.shapes import shanten
-from kawuxing.tiles import COPIES, NUM_KINDS, kinds_for_suits
+from kawuxing.tiles import COPIES, NUM_KINDS
+from helpers import make_wall
 
 # --- random rule sets, walls and agents ------------------------------------------------------
 
@@ -63,22 +64,6 @@ games = st.fixed_dictionaries({
     "agent_seed": st.integers(0, 2**32 - 1),
     "piao_given": st.booleans(),
 })
-
-
-def make_wall(rules: RuleSet, seed: int, clumpy: bool) -> list[int]:
-    """84 tiles: shuffled, or runs of 1-4 equal/adjacent tiles shuffled as blocks (clumpy)."""
-    rng = random.Random(seed)
-    tiles = sorted(kinds_for_suits(rules.suits) * COPIES)
-    if not clumpy:
-        rng.shuffle(tiles)
-        return tiles
-    blocks, i = [], 0
-    while i < len(tiles):
-        n = rng.randint(1, 4)
-        blocks.append(tiles[i:i + n])
-        i += n
-    rng.shuffle(blocks)
-    return [t for b in blocks for t in b]
 
 
 def deal(game: dict) -> Hand:

@@ -31,7 +31,8 @@ from kawuxing.engine import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PIAO_PHA
 from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.melds import Meld
 from kawuxing.rules import PRESETS, RuleSet
-from kawuxing.tiles import COPIES, counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
+from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
+from helpers import make_wall
 
 OPTIONS = {
     "declare_hide_triplets": [False, True],
@@ -56,21 +57,6 @@ games = st.fixed_dictionaries({
 # keys that would tell a seat who may act on the tile on the table, or the wall's order
 FORBIDDEN_KEYS = {"to_act", "options", "answers", "draws", "wall_tiles", "wall_order", "pending",
                   "missed"}
-
-
-def make_wall(rules: RuleSet, seed: int, clumpy: bool) -> list[int]:
-    rng = random.Random(seed)
-    tiles = sorted(kinds_for_suits(rules.suits) * COPIES)
-    if not clumpy:
-        rng.shuffle(tiles)
-        return tiles
-    blocks, i = [], 0
-    while i < len(tiles):
-        n = rng.randint(1, 4)
-        blocks.append(tiles[i:i + n])
-        i += n
-    rng.shuffle(blocks)
-    return [t for b in blocks for t in b]
 
 
 def choose(hand: Hand, rng: random.Random, declare_bias: float) -> Action:
