@@ -1,0 +1,43 @@
+"""``kawuxing serve``: run the game server (FastAPI on uvicorn)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port")] = 8000,
+    db: Annotated[Optional[str], typer.Option("--db", help="database URL: sqlite:///FILE or postgresql+asyncpg://USER@HOST/DB (default: a SQLite file in the user data dir)")] = None,
+) -> None:
+    """Run the game server: rooms, WebSocket play, replays. Stops cleanly on Ctrl-C/SIGTERM.
+
+    Settings can be tuned with environment variables KAWUXING_<SETTING> (e.g.
+    KAWUXING_DECISION_SECONDS=30, KAWUXING_BOT_DELAY=0.3, KAWUXING_DB_SCHEMA=kawuxing)."""
+    from .server.config import ServerConfig
+    from .server.run import serve_forever
+
+    try:
+        config = ServerConfig.from_env(db)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    typer.echo(f"kawuxing server: open http://{shown}:{port}/  (API docs: http://{shown}:{port}/docs)")
+    typer.echo(f"database: {_safe_url(config.db_url)}")
+    serve_forever(config, host, port)
+
+
+def _safe_url(url: str) -> str:
+    """The URL without a password."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+if __name__ == "__main__":
+    typer.run(serve)

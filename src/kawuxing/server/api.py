@@ -1,0 +1,170 @@
+"""The HTTP API (JSON): rooms, seats, and finished hands and matches for replays.
+
+Rooms: ``POST /api/rooms`` creates one; ``GET /api/rooms/{code}`` reads it;
+``POST /api/rooms/{code}/join`` takes a seat (returns its secret token);
+``POST /api/rooms/{code}/leave`` and ``POST /api/rooms/{code}/seats/{seat}/bot`` (with
+``Authorization: Bearer <token>``) leave a seat or hand a disconnected player's seat to a bot.
+Replays: ``GET /api/hands``, ``GET /api/hands/{match_id}/{number}`` (the full record, only once
+the hand has ended: a record holds the wall), ``GET /api/matches``, ``GET /api/matches/{id}``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from .room import RoomError
+
+router = APIRouter()
+
+
+class CreateRoom(BaseModel):
+    """Body of ``POST /api/rooms``."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: str = Field("standard", description="standard, capped, flat8, strict or app")
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="rule option overrides (RULES.md), e.g. "
+                                                '{"cap": 16}')
+    hands: Annotated[int, Field(ge=1, le=64)] | None = Field(
+        None, description="hands in the match (default: the rule set's hands_per_match)")
+    seats: Annotated[list[str], Field(min_length=3, max_length=3)] = Field(
+        default_factory=lambda: ["human", "heuristic", "heuristic"],
+        description="per seat: 'human' or a bot (random, heuristic, heuristic:1-3)")
+    nickname: Annotated[str, Field(max_length=64)] | None = Field(
+        None, description="take the first human seat with this nickname")
+    decision_seconds: float | None = Field(None, description="time per decision")
+    reserve_seconds: float | None = Field(None, description="extra time bank per hand")
+    auto_bot: str = Field("heuristic", description="the bot that plays 托管 and left seats")
+    walls: list[str] | None = Field(None, description="tests only (refused unless enabled)")
+
+
+class Join(BaseModel):
+    """Body of ``POST /api/rooms/{code}/join``."""
+
+    model_config = ConfigDict(extra="forbid")
+    nickname: Annotated[str, Field(max_length=64)]
+    seat: int | None = None
+
+
+def _manager(request: Request):
+    return request.app.state.manager
+
+
+def _room(request: Request, code: str):
+    room = _manager(request).get(code)
+    if room is None:
+        raise HTTPException(404, f"no room {code!r} on this server")
+    return room
+
+
+def _bearer(authorization: str | None) -> str:
+    if not authorization or not authorization.startswith("Bearer "):
+        raise HTTPException(401, "send the seat token as 'Authorization: Bearer <token>'")
+    return authorization[len("Bearer "):].strip()
+
+
+async def _call(room, fn, *args):
+    try:
+        return await room.post(fn, *args)
+    except RoomError as exc:
+        raise HTTPException(exc.status, exc.message) from None
+
+
+@router.get("/api/health")
+async def health(request: Request) -> dict:
+    """``{"ok": true, "rooms": N, "db": "sqlite"|"postgresql", "writer": {...}}``: the
+    writer's recent commit times (ms) and writes per commit."""
+    manager = _manager(request)
+    return {"ok": True, "rooms": len(manager.rooms), "db": manager.store.dialect,
+            "writer": manager.store.writer.health()}
+
+
+@router.post("/api/rooms", status_code=201)
+async def create_room(body: CreateRoom, request: Request) -> dict:
+    """Create a room. Returns ``code`` (share it), and with ``nickname`` your ``seat`` and
+    secret ``token`` (keep it: it reclaims the seat). 422 for bad rules, seats or times."""
+    try:
+        return await _manager(request).create_room(**body.model_dump())
+    except RoomError as exc:
+        raise HTTPException(exc.status, exc.message) from None
+
+
+@router.get("/api/rooms/{code}")
+async def get_room(code: str, request: Request) -> dict:
+    """Public state of a room: status, rules, seats (nickname, kind, connected), totals."""
+    room = _manager(request).get(code)
+    if room is not None:
+        return room.public_info()
+    row = await _manager(request).store.room_row(code.upper())
+    if row is None:
+        raise HTTPException(404, f"no room {code!r}")
+    return {"code": row["code"], "status": row["status"], "match_id": row["match_id"]}
+
+
+@router.post("/api/rooms/{code}/join")
+async def join_room(code: str, body: Join, request: Request) -> dict:
+    """Take a seat (an open one, or one a player left during the match). Returns
+    ``{"seat", "token"}``. 409 if full or over."""
+    room = _room(request, code)
+    seat, token = await _call(room, room.join, body.nickname, body.seat)
+    return {"code": room.code, "seat": seat, "token": token}
+
+
+@router.post("/api/rooms/{code}/leave")
+async def leave_room(code: str, request: Request,
+                     authorization: Annotated[str | None, Header()] = None) -> dict:
+    """Leave your seat (token in ``Authorization: Bearer``): before the match it is open
+    again; during it a bot plays it and a new player may take it. Your token stops working."""
+    room = _room(request, code)
+    seat = await _call(room, room.leave, _bearer(authorization))
+    return {"ok": True, "seat": seat}
+
+
+@router.post("/api/rooms/{code}/seats/{seat}/bot")
+async def seat_to_bot(code: str, seat: int, request: Request,
+                      authorization: Annotated[str | None, Header()] = None) -> dict:
+    """A player of the room hands a *disconnected* player's seat to a bot (托管) until that
+    player reconnects with their token."""
+    room = _room(request, code)
+    await _call(room, room.give_to_bot, _bearer(authorization), seat)
+    return {"ok": True, "seat": seat}
+
+
+@router.get("/api/hands")
+async def list_hands(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                     offset: Annotated[int, Query(ge=0)] = 0,
+                     match: str | None = None) -> dict:
+    """Ended hands, newest first (``match`` filters by match id)."""
+    rows = await _manager(request).store.list_hands(limit, offset, match)
+    return {"hands": rows}
+
+
+@router.get("/api/hands/{match_id}/{number}")
+async def get_hand(match_id: str, number: int, request: Request) -> dict:
+    """The full record of an ended hand (kawuxing-hand format: replay it with
+    ``kawuxing replay`` or :func:`kawuxing.records.replay`). 409 while it is played."""
+    found = await _manager(request).store.hand_record(match_id, number)
+    if found is None:
+        raise HTTPException(404, "no such hand")
+    if found["status"] != "ended":
+        raise HTTPException(409, "the hand is being played; its record holds the wall")
+    return found["record"]
+
+
+@router.get("/api/matches")
+async def list_matches(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                       offset: Annotated[int, Query(ge=0)] = 0) -> dict:
+    """Matches, newest first: players, status, totals."""
+    return {"matches": await _manager(request).store.list_matches(limit, offset)}
+
+
+@router.get("/api/matches/{match_id}")
+async def get_match(match_id: str, request: Request) -> dict:
+    """One match with its hands (number, dealer, status, result of the ended ones)."""
+    found = await _manager(request).store.get_match(match_id)
+    if found is None:
+        raise HTTPException(404, "no such match")
+    return found

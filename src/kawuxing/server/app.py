@@ -1,0 +1,59 @@
+"""The FastAPI application: HTTP API, WebSocket endpoint, and the rooms' lifetime.
+
+:func:`create_app` opens the database on start (schema created, rooms in progress rebuilt by
+replaying their records) and on shutdown closes every socket with 1012 (reconnect), stops the
+rooms, finishes queued writes and closes the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from .api import router
+from .clock import Clock
+from .config import ServerConfig
+from .db import Store
+from .manager import RoomManager
+from .ws import websocket_endpoint
+
+log = logging.getLogger("kawuxing.server")
+
+
+def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
+    """The app for ``config`` (``config.db_url`` must be an async SQLAlchemy URL; see
+    :func:`kawuxing.server.config.normalize_db_url`). ``clock``: rooms' timers (tests).
+    ``app.state.manager`` is the :class:`RoomManager` and ``app.state.loop`` its event loop
+    once started."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        app.state.loop = asyncio.get_running_loop()
+        store = await Store.open(config.db_url, config.db_schema, config.sqlite_synchronous)
+        manager = RoomManager(store, config, clock)
+        app.state.manager = manager
+        restored = await manager.restore()
+        if restored:
+            log.info("rebuilt %d room(s) from the database", restored)
+        # what exists now (modules, the app, restored rooms) lives as long as the server:
+        # keep it out of the collector's full passes, which would otherwise stall play
+        gc.collect()
+        gc.freeze()
+        try:
+            yield
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    app = FastAPI(title="卡五星 Ka Wu Xing server", version="0.1.0", lifespan=lifespan,
+                  description="Rooms, seats and replays over HTTP; play over the WebSocket "
+                              "at /ws/{code} (docs/protocol.md).")
+    app.include_router(router)
+    app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
+    from ..web import mount_web  # the browser table at / and /static
+    mount_web(app)
+    return app

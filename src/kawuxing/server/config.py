@@ -1,0 +1,116 @@
+"""Server settings: where the database is, how long a player may think, how fast bots play.
+
+:class:`ServerConfig` is what :func:`kawuxing.server.app.create_app` takes. The command line
+(``kawuxing serve``) builds one from its options and :meth:`ServerConfig.from_env`; tests build
+one with fast timers.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+DEFAULT_PORT = 8000
+
+
+def default_db_url() -> str:
+    """The SQLite file under the user data dir (platformdirs), e.g.
+    ``sqlite+aiosqlite:////root/.local/share/kawuxing/kawuxing.sqlite3``; the folder is made."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("kawuxing", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'kawuxing.sqlite3'}"
+
+
+def normalize_db_url(url: str | None) -> str:
+    """An async SQLAlchemy URL from what a user types: ``None`` is the default SQLite file;
+    ``sqlite:///path`` becomes ``sqlite+aiosqlite:///path``; ``postgresql://…`` and
+    ``postgres://…`` become ``postgresql+asyncpg://…``. Raises ``ValueError`` for other
+    schemes (only SQLite and PostgreSQL are supported)."""
+    if url is None or not url.strip():
+        return default_db_url()
+    url = url.strip()
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ValueError(f"--db {url!r}: expected a URL such as sqlite:///games.db or "
+                         "postgresql+asyncpg://user@host/db")
+    base = scheme.split("+", 1)[0]
+    if base == "sqlite":
+        return f"sqlite+aiosqlite://{rest}"
+    if base in ("postgresql", "postgres"):
+        return f"postgresql+asyncpg://{rest}"
+    raise ValueError(f"--db {url!r}: only sqlite and postgresql databases are supported")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Every setting of the server (seconds unless said).
+
+    - ``db_url``: async SQLAlchemy URL (see :func:`normalize_db_url`); ``db_schema``: a
+      PostgreSQL schema to keep the tables in (made if missing; tests use a fresh one);
+      ``sqlite_synchronous``: ``FULL`` (default: an fsync per commit, a stored action
+      survives the machine crashing) or ``NORMAL`` (survives the process dying; faster under
+      I/O load), see :meth:`kawuxing.server.db.Store.open`.
+    - Decisions: ``decision_seconds`` per decision and ``reserve_seconds`` of extra time per
+      hand are room defaults; a room may choose within ``min_decision_seconds``..600.
+      ``auto_after`` consecutive timeouts hand the seat to a bot (托管) until the player acts.
+    - ``bot_delay``: pause before a bot acts (so people can follow); ``hand_pause``: pause
+      between hands (skipped when every connected player sends ``ready``).
+    - Sockets: ``max_message_bytes`` (larger text frames are refused with an error),
+      ``ws_max_size`` (larger frames close the socket, 1009), token bucket ``rate``/``burst``
+      (messages per second), ``max_strikes`` refused-for-rate messages before closing (1008),
+      ``hello_timeout``, ``send_queue`` (a client this far behind is disconnected).
+    - ``allow_test_walls``: rooms may be created with given walls (tests only; never from the
+      command line: a known wall is a known game).
+    - ``unload_after``: seconds a finished room stays in memory.
+    """
+
+    db_url: str = ""
+    db_schema: str | None = None
+    sqlite_synchronous: str = "FULL"
+    decision_seconds: float = 20.0
+    reserve_seconds: float = 30.0
+    min_decision_seconds: float = 3.0
+    auto_after: int = 2
+    bot_delay: float = 0.6
+    hand_pause: float = 8.0
+    max_message_bytes: int = 4096
+    ws_max_size: int = 65536
+    rate: float = 10.0
+    burst: float = 30.0
+    max_strikes: int = 50
+    hello_timeout: float = 15.0
+    send_queue: int = 512
+    allow_test_walls: bool = False
+    unload_after: float = 300.0
+    graceful_seconds: float = 5.0
+
+    @classmethod
+    def from_env(cls, db: str | None = None, environ: dict | None = None) -> ServerConfig:
+        """Defaults, then ``KAWUXING_<FIELD>`` environment variables for the numeric settings
+        and ``KAWUXING_DB_SCHEMA`` (e.g. ``KAWUXING_BOT_DELAY=0``), with ``db`` normalized.
+        Raises ``ValueError`` for a value that is not a number."""
+        env = os.environ if environ is None else environ
+        config = cls(db_url=normalize_db_url(db))
+        changes: dict = {}
+        for f in fields(cls):
+            raw = env.get(f"KAWUXING_{f.name.upper()}")
+            if raw is None or f.name in ("db_url", "allow_test_walls"):
+                continue
+            if f.name == "db_schema":
+                changes[f.name] = raw or None
+                continue
+            if f.name == "sqlite_synchronous":
+                if raw.upper() not in ("NORMAL", "FULL", "EXTRA"):
+                    raise ValueError(f"KAWUXING_SQLITE_SYNCHRONOUS={raw!r}: NORMAL or FULL")
+                changes[f.name] = raw.upper()
+                continue
+            try:
+                number = float(raw)
+                changes[f.name] = int(number) if isinstance(getattr(config, f.name), int) \
+                    else number
+            except ValueError:
+                raise ValueError(f"KAWUXING_{f.name.upper()}={raw!r}: not a number") from None
+        return replace(config, **changes)

@@ -1,0 +1,75 @@
+"""One WebSocket connection: a non-blocking outbox drained by its own task.
+
+The room never waits on a socket: :meth:`WsConnection.send` queues the encoded message and
+returns. A client that falls ``limit`` messages behind is disconnected (it can reconnect and
+get the full view), so one slow reader cannot hold up a room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections import deque
+
+from starlette.websockets import WebSocket
+
+from . import protocol
+
+log = logging.getLogger("kawuxing.server.connection")
+_ids = itertools.count(1)
+SEND_TIMEOUT = 10.0  # seconds one frame may take to go out before the client is dropped
+
+
+class WsConnection:
+    """The server side of one socket. ``seat`` is set by the room on a valid hello;
+    ``sent`` counts messages sent (tests, diagnostics)."""
+
+    def __init__(self, websocket: WebSocket, limit: int = 512) -> None:
+        self.id = next(_ids)
+        self.ws = websocket
+        self.limit = limit
+        self.seat: int | None = None
+        self.closed = False
+        self.close_code: tuple[int, str] | None = None
+        self.sent = 0
+        self._buf: deque[str] = deque()
+        self._wake = asyncio.Event()
+
+    def send(self, message: dict) -> None:
+        """Queue ``message`` (a dict, sent as JSON). Never blocks; dropped once closed."""
+        if self.closed:
+            return
+        if len(self._buf) >= self.limit:
+            log.info("connection %d: %d messages behind, disconnecting", self.id, self.limit)
+            self._buf.clear()
+            self.close(protocol.CLOSE_SLOW, "too far behind")
+            return
+        self._buf.append(protocol.encode(message))
+        self._wake.set()
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Send what is queued, then close the socket with ``code``."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = (code, reason)
+        self._wake.set()
+
+    async def pump(self) -> None:
+        """The sender task: drains the outbox until closed, then closes the socket."""
+        try:
+            while True:
+                self._wake.clear()
+                while self._buf:
+                    await asyncio.wait_for(self.ws.send_text(self._buf.popleft()), SEND_TIMEOUT)
+                    self.sent += 1
+                if self.closed:
+                    break
+                await self._wake.wait()
+            code, reason = self.close_code or (1000, "")
+            await asyncio.wait_for(self.ws.close(code, reason), SEND_TIMEOUT)
+        except Exception as exc:  # the peer went away or stalled: nothing more to send
+            log.debug("connection %d: pump ended: %r", self.id, exc)
+        finally:
+            self.closed = True

@@ -1,0 +1,166 @@
+"""The rooms of a server: create, find by code, rebuild after a restart, stop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from ..agents import make_agent
+from ..rules import RuleSet, RulesError
+from ..tiles import parse_tiles
+from .clock import Clock, LoopClock
+from .config import ServerConfig
+from .db import Store
+from .room import BOT, HUMAN, OPEN, Room, RoomError, RoomSettings, clean_nickname
+from .tokens import new_room_code, normalize_code
+
+log = logging.getLogger("kawuxing.server.manager")
+
+SEAT_KINDS_HELP = "each seat is 'human' or a bot: random, heuristic, heuristic:1 … heuristic:3"
+
+
+class RoomManager:
+    """Every room in memory, by code. ``store``: the :class:`Store`; ``clock``: the
+    :class:`Clock` rooms use (tests inject a fast or manual one)."""
+
+    def __init__(self, store: Store, config: ServerConfig, clock: Clock | None = None) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock or LoopClock()
+        self.rooms: dict[str, Room] = {}
+        self._unload: dict[str, asyncio.TimerHandle] = {}
+
+    def get(self, code: str) -> Room | None:
+        """The room of ``code`` (any case) if it is in memory."""
+        return self.rooms.get(normalize_code(code))
+
+    async def create_room(self, preset: str = "standard", options: dict | None = None,
+                          hands: int | None = None, seats: list[str] | None = None,
+                          nickname: str | None = None, decision_seconds: float | None = None,
+                          reserve_seconds: float | None = None, auto_bot: str = "heuristic",
+                          walls: list[str] | None = None) -> dict:
+        """Create a room and store it.
+
+        - ``preset`` + ``options``: the rule set, ``RuleSet.preset(preset, **options)``;
+          ``hands``: hands in the match (sets ``hands_per_match``, R12.1).
+        - ``seats``: three entries, ``"human"`` or a bot name (default: one human, two
+          heuristic bots). Bot seats are filled at once; when no human seat is left the
+          match starts.
+        - ``nickname``: the creator takes the first human seat (a token is returned).
+        - ``decision_seconds``/``reserve_seconds``: the clock (defaults from the config);
+          ``auto_bot``: the bot for 托管 and seats players leave.
+        - ``walls``: (tests; only with ``config.allow_test_walls``) MPSZ walls of the first
+          hands.
+
+        Returns ``{"code", "seat", "token", "room"}`` (seat/token None without a nickname).
+        Raises :class:`RoomError` 422 for bad rules, seats, bots, times or walls.
+        """
+        options = dict(options or {})
+        if hands is not None:
+            options["hands_per_match"] = hands
+        try:
+            rules = RuleSet.preset(preset, **options)
+        except (RulesError, TypeError) as exc:
+            raise RoomError(422, f"rules: {exc}") from None
+        seats = list(seats) if seats is not None else [HUMAN, "heuristic", "heuristic"]
+        if len(seats) != 3:
+            raise RoomError(422, f"seats: three entries; {SEAT_KINDS_HELP}")
+        for spec in seats + [auto_bot]:
+            if spec != HUMAN:
+                try:
+                    make_agent(spec)
+                except (ValueError, AttributeError) as exc:
+                    raise RoomError(422, f"seats: {exc}; {SEAT_KINDS_HELP}") from None
+        if auto_bot == HUMAN:
+            raise RoomError(422, "auto_bot: a bot name")
+        settings = RoomSettings(
+            decision_seconds=self._seconds("decision_seconds", decision_seconds,
+                                           self.config.decision_seconds),
+            reserve_seconds=self._seconds("reserve_seconds", reserve_seconds,
+                                          self.config.reserve_seconds, minimum=0.0),
+            auto_bot=auto_bot)
+        parsed_walls = None
+        if walls is not None:
+            if not self.config.allow_test_walls:
+                raise RoomError(422, "walls: this server does not take given walls")
+            try:
+                parsed_walls = [parse_tiles(w) for w in walls]
+            except ValueError as exc:
+                raise RoomError(422, f"walls: {exc}") from None
+        if nickname is not None:
+            nickname = clean_nickname(nickname)
+            if HUMAN not in seats:
+                raise RoomError(422, "nickname given but no seat is 'human'")
+        code = new_room_code()
+        while code in self.rooms or await self.store.room_row(code) is not None:
+            code = new_room_code()
+        room = Room(code, preset, options, rules, settings, self.store, self.config,
+                    self.clock, parsed_walls, on_finished=self._finished)
+        for i, spec in enumerate(seats):
+            if spec != HUMAN:
+                room.set_bot(i, spec)
+        await self.store.create_room(room.row(), room.seat_rows())
+        self.rooms[code] = room
+        room.start()
+        seat = token = None
+        if nickname is not None:
+            seat, token = await room.post(room.join, nickname, seats.index(HUMAN))
+        elif all(s != HUMAN for s in seats):
+            await room.post(room.resume)  # all bots: the match starts now
+        return {"code": code, "seat": seat, "token": token, "room": room.public_info()}
+
+    def _seconds(self, name: str, value: float | None, default: float,
+                 minimum: float | None = None) -> float:
+        if value is None:
+            return default
+        low = self.config.min_decision_seconds if minimum is None else minimum
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not low <= value <= 600:
+            raise RoomError(422, f"{name}: a number of seconds from {low:g} to 600")
+        return float(value)
+
+    async def restore(self) -> int:
+        """Rebuild every waiting or playing room from the database (hands replayed from
+        their records and stored actions). Returns how many; a room that cannot be rebuilt
+        is logged and skipped."""
+        count = 0
+        for row in await self.store.active_rooms():
+            try:
+                room = Room.restore(row, self.store, self.config, self.clock,
+                                    on_finished=self._finished)
+            except Exception:
+                log.exception("room %s: could not be rebuilt; skipped", row.get("code"))
+                continue
+            self.rooms[room.code] = room
+            room.start()
+            await room.post(room.resume)
+            count += 1
+        return count
+
+    def _finished(self, room: Room) -> None:
+        """A match ended: keep the room a while (players see the result), then unload it."""
+        loop = asyncio.get_running_loop()
+        self._unload[room.code] = loop.call_later(
+            self.config.unload_after, lambda: loop.create_task(self.unload(room.code)))
+
+    async def unload(self, code: str) -> None:
+        """Stop a room and forget it (its records stay in the database)."""
+        handle = self._unload.pop(code, None)
+        if handle is not None:
+            handle.cancel()
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            await room.stop(1000, "the room is closed")
+
+    async def shutdown(self) -> None:
+        """Stop every room (connections closed with 1012: reconnect later)."""
+        for handle in self._unload.values():
+            handle.cancel()
+        self._unload.clear()
+        rooms = list(self.rooms.values())
+        self.rooms.clear()
+        await asyncio.gather(*(r.stop(timeout=self.config.graceful_seconds) for r in rooms),
+                             return_exceptions=True)
+
+
+__all__ = ["BOT", "HUMAN", "OPEN", "RoomManager"]
