@@ -1,0 +1,56 @@
+"""The browser table of ``kawuxing serve``: a static client (index.html, CSS, plain ES modules,
+no build step) mounted on the server's FastAPI app.
+
+:func:`mount_web` serves ``static/index.html`` at ``/`` (replacing the server's placeholder
+page) and the files of ``static/`` under ``/static``. The client speaks only the public
+protocol: the HTTP API (``/api/...``) and the WebSocket at ``/ws/{code}`` (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.routing import Route
+from starlette.types import Scope
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+INDEX = STATIC_DIR / "index.html"
+
+__all__ = ["STATIC_DIR", "mount_web"]
+
+
+class _RevalidatedStatic(StaticFiles):
+    """Static files that browsers revalidate on each load (ETag / Last-Modified make that a
+    cheap 304), so a new version of the client is picked up without a build step or hashed
+    names."""
+
+    async def get_response(self, path: str, scope: Scope):
+        response = await super().get_response(path, scope)
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
+async def _index() -> HTMLResponse:
+    return HTMLResponse(INDEX.read_text("utf-8"), headers={"Cache-Control": "no-cache"})
+
+
+def mount_web(app: FastAPI) -> FastAPI:
+    """Serve the browser client on ``app``: ``GET /`` is the client's page (any earlier ``/``
+    route, such as the server's placeholder, is removed) and ``/static/...`` its files.
+    Calling it twice is harmless. Returns ``app``."""
+    if getattr(app.state, "web_mounted", False):
+        return app
+    # drop an earlier "/" route, and put ours first: routes match in order, and FastAPI may
+    # keep an included router's routes (the server's placeholder page) inside one entry
+    app.router.routes[:] = [r for r in app.router.routes
+                            if not (isinstance(r, Route) and r.path == "/")]
+    app.add_api_route("/", _index, methods=["GET"], include_in_schema=False,
+                      response_class=HTMLResponse)
+    app.router.routes.insert(0, app.router.routes.pop())
+    app.mount("/static", _RevalidatedStatic(directory=STATIC_DIR), name="static")
+    app.state.web_mounted = True
+    return app

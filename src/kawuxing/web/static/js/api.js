@@ -1,0 +1,44 @@
+// The server's HTTP API (src/kawuxing/server/api.py): JSON in, JSON out. Every call resolves to
+// {ok, status, data, error}: ``error`` is the server's explanation (FastAPI ``detail``) as text.
+
+function explain(status, data) {
+  if (data && typeof data.detail === 'string') return data.detail;
+  if (data && Array.isArray(data.detail)) {
+    return data.detail.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
+  }
+  return `HTTP ${status}`;
+}
+
+async function call(method, path, body, token) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    return { ok: false, status: 0, data: null, error: 'network' };
+  }
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  return {
+    ok: response.ok, status: response.status, data,
+    error: response.ok ? null : explain(response.status, data),
+  };
+}
+
+export const api = {
+  createRoom: (body) => call('POST', '/api/rooms', body),
+  room: (code) => call('GET', `/api/rooms/${encodeURIComponent(code)}`),
+  join: (code, nickname, seat) => call('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
+    seat === undefined ? { nickname } : { nickname, seat }),
+  leave: (code, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/leave`, undefined, token),
+  seatToBot: (code, seat, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, undefined, token),
+  hands: (limit = 50, match) => call('GET', `/api/hands?limit=${limit}${match ? `&match=${encodeURIComponent(match)}` : ''}`),
+  hand: (match, number) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}`),
+  matches: (limit = 50) => call('GET', `/api/matches?limit=${limit}`),
+  match: (id) => call('GET', `/api/matches/${encodeURIComponent(id)}`),
+  health: () => call('GET', '/api/health'),
+};

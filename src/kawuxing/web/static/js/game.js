@@ -1,0 +1,596 @@
+// One seat at one room: the connection, the state kept from the server's messages, and the
+// screens of a room (waiting for players, the table, the settlement, the end of the match).
+// Messages (docs/protocol.md): welcome, players, update/sync (events + the seat's view),
+// missed (the end of a hand the client did not see), refused, error, auto, match_end,
+// replaced, left. Sent: hello (by the connection), action, ready, auto, sync.
+
+import { api } from './api.js';
+import { Connection } from './conn.js';
+import { onLangChange, t } from './i18n.js';
+import { matchEndEl, settlementEl } from './settle.js';
+import { forgetSeat } from './store.js';
+import { actionGroups, declareChoices, handLayout, KEYS_HELP, playerName, renderTable } from './table.js';
+import { closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
+
+let actionSeq = 0;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
+
+export class Game {
+  constructor(root, code, seatInfo, { onLeave }) {
+    this.root = root;
+    this.code = code.toUpperCase();
+    this.token = seatInfo.token;
+    this.seat = seatInfo.seat;
+    this.onLeave = onLeave;
+    this.players = null;
+    this.rules = null;
+    this.settings = null;
+    this.roomStatus = null;
+    this.hand = null;
+    this.version = null;
+    this.lastEvent = null;
+    this.view = null;
+    this.events = [];
+    this.clock = null;
+    this.auto = false;
+    this.totalsBase = [0, 0, 0];
+    this.history = {};
+    this.matchEnd = null;
+    this.matchId = null;
+    this.handsPerMatch = null;
+    this.lastSettlement = null;
+    this.settlementShownFor = null;
+    this.ui = { selected: null, declareMode: false, busy: false, pendingId: null, callouts: {} };
+    this.fatal = null;
+    this.destroyed = false;
+    this.conn = new Connection(this.code, this.token, {
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (s, info) => this.onStatus(s, info),
+      onFatal: (r, m) => this.onFatal(r, m),
+      resume: () => (this.view && this.hand !== null && this.lastEvent !== null
+        ? { hand: this.hand, last_event: this.lastEvent } : null),
+    });
+    this.keyHandler = (e) => this.onKey(e);
+    this.pointerType = 'mouse';
+    this.pointerHandler = (e) => { this.pointerType = e.pointerType || 'mouse'; };
+    document.addEventListener('keydown', this.keyHandler);
+    document.addEventListener('pointerdown', this.pointerHandler, true);
+    this.ticker = setInterval(() => this.tick(), 250);
+    this.unLang = onLangChange(() => {
+      if (this.fatal) { this.renderFatal(this.fatal, ''); return; }
+      const settling = modalKind() === 'settle-modal';
+      if (this.connStatus) setConnStatus(this.connStatus, this.connInfo);
+      this.render();
+      if (!this.view && !this.players) this.renderConnecting();
+      if (settling) this.openSettlement(true, !this.settlementLive);
+    });
+    window.__kwx = { game: this };
+    this.renderConnecting();
+    this.conn.start();
+    this.refreshRoom();
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.conn.stop();
+    clearInterval(this.ticker);
+    document.removeEventListener('keydown', this.keyHandler);
+    document.removeEventListener('pointerdown', this.pointerHandler, true);
+    this.unLang();
+    setConnStatus(null);
+    setRoomBar(null);
+    closeModal();
+  }
+
+  // --- server messages ----------------------------------------------------------------
+  onMessage(msg) {
+    switch (msg.type) {
+      case 'welcome':
+        this.seat = msg.seat;
+        this.players = msg.players;
+        this.rules = msg.rules;
+        this.settings = msg.settings;
+        this.preset = msg.preset;
+        this.roomStatus = msg.status;
+        this.handsPerMatch = msg.rules ? msg.rules.hands_per_match : null;
+        this.fatal = null;
+        if (msg.hand === null || msg.hand === undefined) this.render();
+        break;
+      case 'players':
+        this.players = msg.players;
+        this.render();
+        break;
+      case 'update':
+      case 'sync':
+        this.onView(msg);
+        break;
+      case 'missed':
+        this.onMissed(msg);
+        break;
+      case 'refused':
+        this.onRefused(msg);
+        break;
+      case 'error':
+        toast(t('server_error', { message: msg.message || msg.code }), 'error');
+        break;
+      case 'auto':
+        this.auto = Boolean(msg.on);
+        if (msg.on && msg.reason === 'timeouts') toast(t('auto_on_timeouts'), 'warn');
+        this.render();
+        break;
+      case 'match_end':
+        this.matchEnd = msg;
+        this.matchId = msg.match_id || this.matchId;
+        this.roomStatus = 'finished';
+        this.openSettlement(true);
+        this.render();
+        break;
+      case 'replaced':
+        break;  // the close code 4001 follows
+      case 'left':
+        break;
+      default:
+        break;
+    }
+  }
+
+  onView(msg) {
+    const newHand = msg.hand !== this.hand;
+    const prevView = this.view;
+    if (newHand && prevView && prevView.result && this.hand !== null && msg.type !== 'sync') {
+      // the hand we watched ended: its deltas join the running totals
+      this.totalsBase = this.totalsBase.map((v, i) => v + prevView.result.deltas[i]);
+    }
+    if (msg.type === 'sync' || newHand) {
+      this.events = [...msg.events];
+    } else {
+      const known = this.lastEvent === null ? -1 : this.lastEvent;
+      this.events.push(...msg.events.filter((e) => e.n > known));
+    }
+    if (msg.type === 'sync' && Array.isArray(msg.totals)) {
+      const ended = msg.view.result;
+      this.totalsBase = ended ? msg.totals.map((v, i) => v - ended.deltas[i]) : [...msg.totals];
+    }
+    if (newHand) {
+      this.ui.declareMode = false;
+      this.ui.selected = null;
+      this.ui.callouts = {};
+      // a settlement seen live closes when the next hand starts (the bar's button reopens it);
+      // one of a hand missed while away stays until read
+      if (modalKind() === 'settle-modal' && this.settlementLive && this.settlementShownFor !== msg.hand) closeModal();
+      this.refreshRoom();
+    }
+    const fresh = (msg.type === 'update' && !newHand) ? msg.events : [];
+    this.hand = msg.hand;
+    this.version = msg.version;
+    this.view = msg.view;
+    if (this.events.length) this.lastEvent = this.events[this.events.length - 1].n;
+    else if (this.lastEvent === null || newHand) this.lastEvent = -1;
+    this.clock = msg.clock ? { ...msg.clock, at: Date.now() } : null;
+    this.auto = Boolean(msg.auto);
+    if (msg.ack && msg.ack === this.ui.pendingId) this.ui.pendingId = null;
+    this.ui.busy = Boolean(this.ui.pendingId);
+    if (!msg.view.legal.length) this.ui.declareMode = false;
+    else if (this.ui.declareMode && !actionGroups(msg.view).declare) this.ui.declareMode = false;
+    this.roomStatus = this.roomStatus === 'finished' ? 'finished' : 'playing';
+    for (const e of fresh) this.callout(e);
+    if (msg.view.result) {
+      this.history[msg.hand] = msg.view.result.deltas;
+      this.lastSettlement = this.settlementCtx(msg.view, msg.hand, this.events);
+      if (this.settlementShownFor !== msg.hand) this.openSettlement(false);
+    }
+    this.render();
+  }
+
+  onMissed(msg) {
+    // the end of a hand we did not see (we reconnected after it ended)
+    const deltas = msg.view.result ? msg.view.result.deltas : null;
+    if (deltas) this.history[msg.hand] = deltas;
+    this.lastSettlement = this.settlementCtx(msg.view, msg.hand, msg.events, true);
+    this.openSettlement(false, true);
+  }
+
+  onRefused(msg) {
+    if (msg.id && msg.id === this.ui.pendingId) this.ui.pendingId = null;
+    this.ui.busy = Boolean(this.ui.pendingId);
+    const what = t('refused_' + msg.code);
+    const detail = msg.reason ? ` — ${msg.reason}` : '';
+    const rule = msg.rule ? ` (${msg.rule})` : '';
+    toast(`${t('refused')}: ${what === 'refused_' + msg.code ? msg.code : what}${detail}${rule}`, 'error');
+    if (msg.code === 'stale' || msg.code === 'not_playing') this.conn.send({ type: 'sync' });
+    this.render();
+  }
+
+  onStatus(status, info) {
+    this.connStatus = status;
+    this.connInfo = info;
+    setConnStatus(status, info);
+    if (status === 'waiting' && this.ui.pendingId) {
+      this.ui.pendingId = null;
+      this.ui.busy = false;
+      this.render();
+    }
+  }
+
+  onFatal(reason, message) {
+    this.fatal = reason;
+    if (reason === 'bad_token' || reason === 'no_room') forgetSeat(this.code);
+    this.renderFatal(reason, message);
+  }
+
+  callout(e) {
+    let key = CALLOUT[e.type];
+    if (e.type === 'win' && e.by === 'self_draw') key = 'call_self_draw';
+    if (!key || e.seat === undefined) return;
+    this.ui.callouts[e.seat] = t(key);
+    const seat = e.seat;
+    setTimeout(() => {
+      if (this.ui.callouts[seat] === t(key)) { delete this.ui.callouts[seat]; this.render(); }
+    }, 1600);
+  }
+
+  async refreshRoom() {
+    const r = await api.room(this.code);
+    if (!r.ok || this.destroyed) return;
+    this.matchId = r.data.match_id || this.matchId;
+    if (r.data.seats) this.players = r.data.seats;
+    this.handsPerMatch = r.data.hands_per_match || this.handsPerMatch;
+    if (r.data.rules && !this.rules) this.rules = r.data.rules;
+    if (Array.isArray(r.data.totals) && this.view && r.data.hand === this.hand && !this.view.result) {
+      this.totalsBase = r.data.totals;  // every ended hand: those before the one in play
+    }
+    this.render();
+  }
+
+  // --- acting -------------------------------------------------------------------------
+  act(action) {
+    if (this.ui.busy) return;
+    const id = `a${this.seat}-${Date.now().toString(36)}-${++actionSeq}`;
+    const ok = this.conn.send({ type: 'action', id, version: this.version, action });
+    if (!ok) {
+      toast(t('not_connected'), 'error');
+      return;
+    }
+    this.ui.pendingId = id;
+    this.ui.busy = true;
+    this.ui.declareMode = false;
+    this.ui.selected = null;
+    setTimeout(() => {
+      if (this.ui.pendingId === id) { this.ui.pendingId = null; this.ui.busy = false; this.render(); }
+    }, 6000);
+    this.render();
+  }
+
+  tileClicked(index, code) {
+    const view = this.view;
+    if (!view || this.ui.busy) return;
+    const g = actionGroups(view);
+    if (this.ui.declareMode) {
+      const choice = declareChoices(view, this.rules).find((c) => c.tile === code);
+      if (!choice) { toast(t('not_declarable'), 'warn'); return; }
+      const plain = choice.variants.find((v) => !v.hidden.length) || choice.variants[0];
+      this.act(plain.action);
+      return;
+    }
+    if (!g.discards.has(code)) {
+      if (view.legal.length && view.phase === 'turn') toast(t('cannot_discard'), 'warn');
+      return;
+    }
+    if (this.pointerType === 'touch' && this.ui.selected !== index) {
+      this.ui.selected = index;  // a first tap raises the tile; a second one discards it
+      this.render();
+      return;
+    }
+    this.act([this.seat, 'discard', code]);
+  }
+
+  toggleDeclare() {
+    this.ui.declareMode = !this.ui.declareMode;
+    this.ui.selected = null;
+    this.render();
+  }
+
+  onKey(e) {
+    if (!this.view || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
+    const modal = document.getElementById('modal');
+    if (modal && !modal.hidden) {
+      if (e.key === 'Escape') { closeModal(); e.preventDefault(); }
+      return;
+    }
+    const key = e.key;
+    // Enter and space on a focused button (a menu, the settlement) keep their usual meaning
+    if (target && target.tagName === 'BUTTON' && !target.classList.contains('tile') && (key === ' ' || key === 'Enter')) return;
+    const g = actionGroups(this.view);
+    const { codes, drawn } = handLayout(this.view);
+    const all = drawn ? [...codes, drawn] : codes;
+    const lower = key.length === 1 ? key.toLowerCase() : key;
+    let used = true;
+    if (lower === 'h' && g.win) this.act(g.win);
+    else if (lower === 'p' && g.pung) this.act(g.pung);
+    else if (lower === 'k' && g.kong.length) this.act(g.kong[0]);
+    else if (lower === 'l' && g.declare) this.toggleDeclare();
+    else if (key === ' ' && g.pass) this.act(g.pass);
+    else if (lower === 'd' && drawn && (g.discards.has(drawn) || this.ui.declareMode)) this.tileClicked(all.length - 1, drawn);
+    else if (/^[0-9]$/.test(key) && all.length) {
+      const i = key === '0' ? 9 : Number(key) - 1;
+      if (i < all.length) { this.ui.selected = i; this.render(); }
+    } else if ((key === 'ArrowLeft' || key === 'ArrowRight') && all.length) {
+      const cur = this.ui.selected === null ? (key === 'ArrowLeft' ? all.length : -1) : this.ui.selected;
+      this.ui.selected = (cur + (key === 'ArrowLeft' ? -1 : 1) + all.length) % all.length;
+      this.render();
+    } else if (key === 'Enter' && this.ui.selected !== null && all[this.ui.selected]) {
+      const code = all[this.ui.selected];
+      const saved = this.pointerType;
+      this.pointerType = 'keyboard';
+      this.tileClicked(this.ui.selected, code);
+      this.pointerType = saved;
+    } else if (key === 'Escape') {
+      this.ui.declareMode = false;
+      this.ui.selected = null;
+      this.render();
+    } else if (key === '?') this.showHelp();
+    else used = false;
+    if (used) e.preventDefault();
+  }
+
+  showHelp() {
+    const box = el('div', 'help');
+    box.appendChild(el('h2', null, t('keys_title')));
+    const table = el('table', 'keys');
+    for (const [k, label] of KEYS_HELP) {
+      const tr = el('tr');
+      const td = el('td');
+      td.appendChild(el('kbd', null, k));
+      tr.appendChild(td);
+      tr.appendChild(el('td', null, t(label)));
+      table.appendChild(tr);
+    }
+    box.appendChild(table);
+    box.appendChild(el('p', 'muted', t('keys_touch')));
+    openModal(box, { label: t('keys_title') });
+  }
+
+  // --- settlement ---------------------------------------------------------------------
+  settlementCtx(view, handNo, events, missed = false) {
+    const winEvents = {};
+    for (const e of events || []) if (e.type === 'win') winEvents[e.seat] = e;
+    const totals = missed ? null : this.totalsBase.map((v, i) => v + view.result.deltas[i]);
+    return { view, handNo, winEvents, totals, seat: this.seat, rules: this.rules };
+  }
+
+  openSettlement(force, missed = false) {
+    const ctx = this.lastSettlement;
+    if (!ctx && !this.matchEnd) return;
+    const box = el('div', 'settle-wrap');
+    if (ctx) {
+      box.appendChild(settlementEl({ ...ctx, players: this.players, handsPerMatch: this.handsPerMatch }));
+      if (missed) box.prepend(el('p', 'note', t('missed_hand')));
+    }
+    const buttons = el('div', 'buttons');
+    if (this.matchEnd) {
+      box.appendChild(matchEndEl({ players: this.players, hands: this.matchEnd.hands, totals: this.matchEnd.totals }));
+      const lobby = el('button', 'primary', t('back_to_lobby'));
+      lobby.type = 'button';
+      lobby.addEventListener('click', () => { closeModal(); this.onLeave(false); });
+      buttons.appendChild(lobby);
+    } else if (this.view && this.view.result && ctx && ctx.handNo === this.hand) {
+      const next = el('button', 'primary next-hand', t('next_hand'));
+      next.type = 'button';
+      next.addEventListener('click', () => {
+        this.conn.send({ type: 'ready' });
+        next.disabled = true;
+        next.textContent = t('waiting_others');
+      });
+      buttons.appendChild(next);
+    }
+    if (ctx && this.matchId) {
+      const rp = el('a', 'button', t('replay_this'));
+      rp.href = `#/replay/${this.matchId}/${ctx.handNo}`;
+      rp.addEventListener('click', () => closeModal());
+      buttons.appendChild(rp);
+    }
+    const close = el('button', null, t('close'));
+    close.type = 'button';
+    close.addEventListener('click', () => closeModal());
+    buttons.appendChild(close);
+    box.appendChild(buttons);
+    this.settlementShownFor = ctx ? ctx.handNo : null;
+    this.settlementLive = !missed;
+    openModal(box, { label: t('settlement'), wide: true, cls: 'settle-modal' });
+  }
+
+  // --- drawing -------------------------------------------------------------------------
+  renderConnecting() {
+    const box = el('div', 'screen center-screen');
+    box.appendChild(el('p', 'muted', t('connecting')));
+    this.root.replaceChildren(box);
+  }
+
+  renderFatal(reason, message) {
+    const box = el('div', 'screen center-screen fatal');
+    box.dataset.reason = reason;
+    box.appendChild(el('h2', null, t('fatal_' + reason)));
+    if (message) box.appendChild(el('p', 'muted', message));
+    const row = el('div', 'buttons');
+    if (reason === 'replaced') {
+      const again = el('button', 'primary', t('play_here'));
+      again.type = 'button';
+      again.addEventListener('click', () => {
+        this.conn.stop();
+        this.conn = new Connection(this.code, this.token, this.conn.h);
+        this.fatal = null;
+        this.renderConnecting();
+        this.conn.start();
+      });
+      row.appendChild(again);
+    }
+    const lobby = el('a', 'button', t('back_to_lobby'));
+    lobby.href = '#/';
+    row.appendChild(lobby);
+    box.appendChild(row);
+    this.root.replaceChildren(box);
+  }
+
+  renderWaiting() {
+    const box = el('div', 'screen waiting');
+    box.appendChild(el('h2', null, t('waiting_title')));
+    const link = `${location.origin}${location.pathname}#/join/${this.code}`;
+    const share = el('div', 'share');
+    share.appendChild(el('span', 'label', t('room_code')));
+    share.appendChild(el('strong', 'code', this.code));
+    const input = el('input', 'link');
+    input.readOnly = true;
+    input.value = link;
+    input.setAttribute('aria-label', t('share_link'));
+    share.appendChild(input);
+    const copy = el('button', null, t('copy_link'));
+    copy.type = 'button';
+    copy.addEventListener('click', () => copyText(link, input));
+    share.appendChild(copy);
+    box.appendChild(share);
+    const seats = el('ol', 'seat-list');
+    (this.players || []).forEach((p, i) => {
+      const li = el('li', p.kind === 'open' ? 'open' : '');
+      li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerName(this.players, i)));
+      if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
+      if (p.kind === 'human') li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
+      seats.appendChild(li);
+    });
+    box.appendChild(seats);
+    box.appendChild(el('p', 'muted', t('waiting_hint')));
+    const leave = el('button', 'danger', t('leave'));
+    leave.type = 'button';
+    leave.addEventListener('click', () => this.leave());
+    box.appendChild(leave);
+    this.root.replaceChildren(box);
+  }
+
+  async leave() {
+    if (!window.confirm(t('leave_confirm'))) return;
+    const r = await api.leave(this.code, this.token);
+    if (!r.ok && r.status !== 403) {
+      toast(t('leave_failed', { message: r.error }), 'error');
+      return;
+    }
+    forgetSeat(this.code);
+    this.onLeave(true);
+  }
+
+  toggleAuto() {
+    if (!this.conn.send({ type: 'auto', on: !this.auto })) toast(t('not_connected'), 'error');
+  }
+
+  topBar() {
+    const parts = {
+      code: this.code,
+      hand: this.hand !== null ? t('hand_of', { n: this.hand + 1, total: this.handsPerMatch || '?' }) : null,
+      preset: this.rules ? presetLabel(this.rules, this.preset) : null,
+      buttons: [],
+    };
+    if (this.view && !this.matchEnd) {
+      parts.buttons.push({ label: this.auto ? t('auto_off') : t('auto_on'), cls: this.auto ? 'on auto' : 'auto', onClick: () => this.toggleAuto(), title: t('auto_title') });
+    }
+    if (this.lastSettlement || this.matchEnd) {
+      parts.buttons.push({ label: t('last_settlement'), cls: 'settle-btn', onClick: () => this.openSettlement(true) });
+    }
+    parts.buttons.push({ label: t('invite'), cls: 'invite', onClick: () => copyText(`${location.origin}${location.pathname}#/join/${this.code}`) });
+    parts.buttons.push({ label: '?', cls: 'help-btn', onClick: () => this.showHelp(), title: t('keys_title') });
+    if (!this.matchEnd) parts.buttons.push({ label: t('leave'), cls: 'leave', onClick: () => this.leave() });
+    setRoomBar(parts);
+  }
+
+  render() {
+    if (this.destroyed || this.fatal) return;
+    this.topBar();
+    if (!this.view) {
+      if (this.players) this.renderWaiting();
+      return;
+    }
+    const model = {
+      view: this.view, seat: this.seat, players: this.players, totals: this.totalsBase,
+      rules: this.rules, selected: this.ui.selected, declareMode: this.ui.declareMode,
+      busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: lastDiscard(this.events),
+    };
+    let wrap = this.root.querySelector(':scope > .table-screen');
+    if (!wrap) {
+      wrap = el('div', 'screen table-screen');
+      this.root.replaceChildren(wrap);
+    }
+    wrap.classList.toggle('auto-on', this.auto);
+    renderTable(wrap, model, {
+      act: (a) => this.act(a),
+      tile: (i, code) => this.tileClicked(i, code),
+      toggleDeclare: () => this.toggleDeclare(),
+    });
+    if (this.auto) {
+      const banner = el('div', 'auto-banner');
+      banner.appendChild(el('span', null, t('auto_banner')));
+      const off = el('button', null, t('auto_off'));
+      off.type = 'button';
+      off.addEventListener('click', () => this.toggleAuto());
+      banner.appendChild(off);
+      wrap.appendChild(banner);
+    }
+    this.tick();
+  }
+
+  tick() {
+    const box = document.getElementById('timer');
+    if (!box) return;
+    const c = this.clock;
+    if (!c || !this.view || !this.view.legal.length) {
+      box.textContent = '';
+      box.className = 'timer';
+      return;
+    }
+    const left = Math.max(0, c.seconds - (Date.now() - c.at) / 1000);
+    const reserve = Math.min(c.reserve || 0, left);
+    const main = left - reserve;
+    box.className = 'timer' + (main <= 0 ? ' reserve' : main < 5 ? ' urgent' : '');
+    box.replaceChildren();
+    if (main > 0) {
+      box.appendChild(el('span', 'main', String(Math.ceil(main))));
+      if (reserve >= 1) box.appendChild(el('span', 'bank', `+${Math.floor(reserve)}`));
+    } else {
+      box.appendChild(el('span', 'main', String(Math.ceil(left))));
+      box.appendChild(el('span', 'bank', t('reserve')));
+    }
+    box.title = t('timer_title');
+  }
+}
+
+function lastDiscard(events) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === 'discard') return { seat: e.seat, tile: e.tile };
+    if (e.type === 'pung' || e.type === 'kong') return null;
+  }
+  return null;
+}
+
+function presetLabel(rules, preset) {
+  const name = preset ? t('preset_' + preset).replace(/（.*|\s\(.*/, '') : '';
+  const cap = rules && rules.cap ? t('cap_short', { cap: rules.cap }) : t('no_cap_short');
+  return name ? `${name} · ${cap}` : cap;
+}
+
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(t('copied'), 'ok');
+  } catch (e) {
+    if (input) { input.focus(); input.select(); }
+    toast(t('copy_manually', { text }), 'warn');
+  }
+}
+

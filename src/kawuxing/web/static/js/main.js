@@ -1,0 +1,96 @@
+// The page: language, top bar, and the router (hash addresses, so a shared link works without
+// any server route): #/ lobby · #/join/CODE a shared invitation · #/room/CODE your seat at a
+// room · #/replays finished hands · #/replay/MATCH/N one hand step by step.
+
+import { lang, onLangChange, setLang, t } from './i18n.js';
+import { Game } from './game.js';
+import { renderLobby } from './lobby.js';
+import { renderReplay, renderReplayList } from './replay.js';
+import { getSeat } from './store.js';
+import { closeModal, toast } from './ui.js';
+
+const app = document.getElementById('app');
+let current = null;  // {kind, key, cleanup}
+
+function cleanup() {
+  if (current && current.cleanup) current.cleanup();
+  current = null;
+  closeModal();
+}
+
+function paintChrome() {
+  document.documentElement.lang = lang() === 'zh' ? 'zh-CN' : 'en';
+  document.body.classList.toggle('lang-en', lang() === 'en');
+  document.body.classList.toggle('lang-zh', lang() === 'zh');
+  document.title = t('page_title');
+  const btn = document.getElementById('btn-lang');
+  btn.textContent = lang() === 'zh' ? 'EN' : '中文';
+  btn.title = t('switch_lang');
+  btn.setAttribute('aria-label', t('switch_lang'));
+  document.querySelector('.brand .brand-text').textContent = t('title');
+  const rp = document.getElementById('nav-replays');
+  rp.textContent = t('replays');
+}
+
+function enterRoom(code) {
+  location.hash = `#/room/${code}`;
+}
+
+function route() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const parts = hash.split('/').filter(Boolean);
+  const key = parts.join('/');
+  if (current && current.key === key) return;
+  cleanup();
+  document.body.classList.toggle('in-room', parts[0] === 'room');
+  if (parts[0] === 'room' && parts[1]) {
+    const code = parts[1].toUpperCase();
+    const seat = getSeat(code);
+    if (!seat) {
+      toast(t('no_seat_here'), 'warn');
+      location.replace(`#/join/${code}`);
+      return;
+    }
+    const game = new Game(app, code, seat, {
+      onLeave: () => { location.hash = '#/'; },
+    });
+    current = { kind: 'room', key, cleanup: () => game.destroy() };
+    return;
+  }
+  if (parts[0] === 'join' && parts[1]) {
+    const code = parts[1].toUpperCase();
+    if (getSeat(code)) { location.replace(`#/room/${code}`); return; }
+    current = { kind: 'lobby', key, cleanup: null, joinCode: code };
+    renderLobby(app, { joinCode: code, onEnter: enterRoom });
+    return;
+  }
+  if (parts[0] === 'replays') {
+    current = { kind: 'replays', key, cleanup: null };
+    renderReplayList(app);
+    return;
+  }
+  if (parts[0] === 'replay' && parts[1] && parts[2] !== undefined) {
+    const entry = { kind: 'replay', key, cleanup: null };
+    current = entry;
+    renderReplay(app, decodeURIComponent(parts[1]), Number(parts[2])).then((fn) => {
+      if (current === entry) entry.cleanup = fn; else fn();
+    });
+    return;
+  }
+  current = { kind: 'lobby', key, cleanup: null };
+  renderLobby(app, { joinCode: null, onEnter: enterRoom });
+}
+
+document.getElementById('btn-lang').addEventListener('click', () => {
+  setLang(lang() === 'zh' ? 'en' : 'zh');
+});
+
+onLangChange(() => {
+  paintChrome();
+  if (current && current.kind === 'lobby') renderLobby(app, { joinCode: current.joinCode || null, onEnter: enterRoom });
+  if (current && current.kind === 'replays') renderReplayList(app);
+});
+
+window.addEventListener('hashchange', route);
+paintChrome();
+route();

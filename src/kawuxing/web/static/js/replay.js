@@ -1,0 +1,260 @@
+// Replays: the finished hands the server keeps (GET /api/hands), and a viewer that steps
+// forward and back through one hand's record (GET /api/hands/{match}/{n}) as any seat or with
+// every hand face up, drawn with the same table as live play.
+
+import { api } from './api.js';
+import { lang, onLangChange, t } from './i18n.js';
+import { simulate, stepView } from './replaysim.js';
+import { settlementEl } from './settle.js';
+import { playerName, renderTable } from './table.js';
+import { tileName } from './tiles.js';
+import { toast } from './ui.js';
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
+const ICONS = {
+  first: icon('M4 5h2.5v14H4zM13 5v14L7 12zM20 5v14l-6-7z'),
+  prev: icon('M16 5v14L8 12z'),
+  play: icon('M6 5v14l11-7z'),
+  pause: icon('M6 5h4v14H6zM14 5h4v14h-4z'),
+  next: icon('M8 5v14l8-7z'),
+  last: icon('M17.5 5H20v14h-2.5zM4 5v14l6-7zM11 5v14l6-7z'),
+};
+
+function signed(n) { return (n > 0 ? '+' : '') + n; }
+
+function resultSummary(result, names) {
+  if (!result) return '';
+  if (result.result === 'draw') return t('result_draw');
+  return result.winners.map((w) => {
+    const v = result.values[String(w)];
+    const pats = v.patterns.map((p) => p.name).join(' ') || '屁胡';
+    return `${names[w] || t('seat_n', { n: w + 1 })} ${v.by === 'self_draw' ? t('by_self_draw') : t('by_discard')} ${pats} ×${v.multiplier}`;
+  }).join('; ');
+}
+
+/** The list of finished hands. */
+export async function renderReplayList(root) {
+  const page = el('div', 'screen replays');
+  page.appendChild(el('h2', null, t('replays')));
+  page.appendChild(el('p', 'muted', t('replays_help')));
+  const list = el('div', 'hand-list');
+  list.appendChild(el('p', 'muted', t('loading')));
+  page.appendChild(list);
+  root.replaceChildren(page);
+  const [hands, matches] = await Promise.all([api.hands(100), api.matches(100)]);
+  if (!hands.ok) {
+    list.replaceChildren(el('p', 'error', t('load_failed', { message: hands.error })));
+    return;
+  }
+  const names = {};
+  if (matches.ok) for (const m of matches.data.matches) names[m.id] = (m.players || []).map((p, i) => playerName(m.players, i));
+  if (!hands.data.hands.length) {
+    list.replaceChildren(el('p', 'muted', t('no_hands')));
+    return;
+  }
+  const table = el('table', 'hands');
+  const head = el('tr');
+  for (const h of ['col_when', 'col_match', 'col_hand', 'col_players', 'col_result', 'col_scores']) head.appendChild(el('th', null, t(h)));
+  const thead = el('thead');
+  thead.appendChild(head);
+  table.appendChild(thead);
+  const body = el('tbody');
+  for (const h of hands.data.hands) {
+    const tr = el('tr', 'hand-row');
+    tr.dataset.match = h.match_id;
+    tr.dataset.number = h.number;
+    const when = h.ended_at ? new Date(h.ended_at * 1000) : null;
+    tr.appendChild(el('td', 'when', when ? when.toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' }) : ''));
+    tr.appendChild(el('td', 'match mono', h.match_id.slice(0, 6)));
+    const a = el('a', null, t('hand_n', { n: h.number + 1 }));
+    a.href = `#/replay/${h.match_id}/${h.number}`;
+    const td = el('td');
+    td.appendChild(a);
+    tr.appendChild(td);
+    const ns = names[h.match_id] || [];
+    tr.appendChild(el('td', 'players', ns.join(' · ')));
+    tr.appendChild(el('td', 'result', resultSummary(h.result, ns)));
+    tr.appendChild(el('td', 'deltas mono', h.result ? h.result.deltas.map(signed).join(' / ') : ''));
+    tr.addEventListener('click', (ev) => { if (ev.target.tagName !== 'A') location.hash = a.getAttribute('href'); });
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  list.replaceChildren(table);
+}
+
+function describe(action, names) {
+  if (!action) return t('step_deal');
+  const [seat, verb] = action;
+  const who = names[seat] || t('seat_n', { n: seat + 1 });
+  const tile = action[2] && typeof action[2] === 'string' ? ` ${tileName(action[2], lang())}` : '';
+  switch (verb) {
+    case 'discard': return action[3] === 'declare' ? `${who} ${t('step_declare')}${tile}` : `${who} ${t('step_discard')}${tile}`;
+    case 'pung': return `${who} ${t('act_pung')}`;
+    case 'kong': return `${who} ${t('act_kong')}`;
+    case 'concealed_kong': return `${who} ${t('act_concealed_kong')}${tile}`;
+    case 'added_kong': return `${who} ${t('act_added_kong')}${tile}`;
+    case 'pass': return `${who} ${t('act_pass')}`;
+    case 'win': return `${who} ${t('act_win')}`;
+    case 'piao': return `${who} ${t('piao_n', { n: action[2] })}`;
+    default: return `${who} ${verb}`;
+  }
+}
+
+/** The viewer of one hand: #/replay/{match}/{number}. Returns a cleanup function. */
+export async function renderReplay(root, matchId, number) {
+  const page = el('div', 'screen replay');
+  page.appendChild(el('p', 'muted', t('loading')));
+  root.replaceChildren(page);
+  const [rec, match] = await Promise.all([api.hand(matchId, number), api.match(matchId)]);
+  if (!rec.ok) {
+    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('load_failed', { message: rec.error })));
+    return () => {};
+  }
+  let steps;
+  try {
+    steps = simulate(rec.data);
+  } catch (e) {
+    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('replay_failed', { message: e.message })));
+    return () => {};
+  }
+  const players = match.ok ? match.data.players.map((p) => ({ ...p, connected: true })) : null;
+  const names = [0, 1, 2].map((s) => playerName(players, s));
+  const handCount = match.ok ? match.data.hands.length : null;
+  const state = { step: 0, bottom: 'all', playing: null };
+
+  const head = el('div', 'replay-head');
+  const title = el('h2', null, `${t('replay')} · ${t('hand_n', { n: number + 1 })}`);
+  head.appendChild(title);
+  const controls = el('div', 'replay-controls');
+  const mk = (icon, cls, fn, titleKey) => {
+    const b = el('button', cls);
+    b.type = 'button';
+    b.innerHTML = ICONS[icon];
+    if (titleKey) { b.title = t(titleKey); b.setAttribute('aria-label', t(titleKey)); }
+    b.addEventListener('click', fn);
+    controls.appendChild(b);
+    return b;
+  };
+  mk('first', 'first', () => go(0), 'rp_first');
+  mk('prev', 'prev', () => go(state.step - 1), 'rp_prev');
+  const play = mk('play', 'play', () => toggle(), 'rp_play');
+  mk('next', 'next', () => go(state.step + 1), 'rp_next');
+  mk('last', 'last', () => go(steps.length - 1), 'rp_last');
+  const slider = el('input', 'slider');
+  slider.type = 'range';
+  slider.min = 0;
+  slider.max = steps.length - 1;
+  slider.value = 0;
+  slider.setAttribute('aria-label', t('rp_step'));
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  controls.appendChild(slider);
+  const counter = el('span', 'counter mono');
+  controls.appendChild(counter);
+  const persp = el('select', 'perspective');
+  persp.setAttribute('aria-label', t('rp_as'));
+  for (const [v, label] of [['all', t('rp_all')], ['0', names[0]], ['1', names[1]], ['2', names[2]]]) {
+    const o = el('option', null, v === 'all' ? label : `${t('rp_as')} ${label}`);
+    o.value = v;
+    persp.appendChild(o);
+  }
+  persp.addEventListener('change', () => { state.bottom = persp.value; draw(); });
+  controls.appendChild(persp);
+  head.appendChild(controls);
+  const caption = el('div', 'caption');
+  head.appendChild(caption);
+  const nav = el('div', 'replay-nav');
+  if (number > 0) {
+    const prev = el('a', 'button', t('rp_prev_hand'));
+    prev.href = `#/replay/${matchId}/${number - 1}`;
+    nav.appendChild(prev);
+  }
+  if (handCount !== null && number + 1 < handCount) {
+    const next = el('a', 'button', t('rp_next_hand'));
+    next.href = `#/replay/${matchId}/${number + 1}`;
+    nav.appendChild(next);
+  }
+  const back = el('a', 'button', t('replays'));
+  back.href = '#/replays';
+  nav.appendChild(back);
+  head.appendChild(nav);
+  const tableBox = el('div', 'table-screen replay-table');
+  const settleBox = el('div', 'replay-settle');
+  page.replaceChildren(head, tableBox, settleBox);
+
+  function draw() {
+    const snap = steps[state.step];
+    const all = state.bottom === 'all';
+    const bottom = all ? 0 : Number(state.bottom);
+    const view = stepView(snap, bottom, all);
+    renderTable(tableBox, {
+      view, seat: bottom, players, totals: [0, 0, 0], rules: rec.data.rules, readOnly: true,
+      revealAll: all, selected: null, declareMode: false, busy: false, callouts: {},
+      lastDiscard: snap.action && snap.action[1] === 'discard' ? { seat: snap.action[0] } : null,
+      drawnBySeat: all ? view.drawnBySeat : null,
+    }, { act() {}, tile() {}, toggleDeclare() {} });
+    slider.value = state.step;
+    counter.textContent = `${state.step}/${steps.length - 1}`;
+    caption.textContent = describe(snap.action, [0, 1, 2].map((s) => playerName(players, s)));
+    if (snap.ended && rec.data.result) {
+      const winEvents = {};
+      const before = steps.length > 1 ? steps[steps.length - 2] : null;
+      const table = before && before.table ? before.table : null;
+      for (const w of rec.data.result.winners) {
+        const selfDraw = rec.data.result.values[String(w)].by === 'self_draw';
+        winEvents[w] = selfDraw ? { tile: snap.seats[w].drawn, from: null }
+          : { tile: table ? table.tile : null, from: table ? table.seat : null };
+      }
+      settleBox.replaceChildren(settlementEl({
+        view: { ...view, result: rec.data.result }, players, seat: all ? null : bottom, totals: null,
+        handNo: number, handsPerMatch: match.ok ? match.data.hands_planned : null, winEvents, rules: rec.data.rules,
+      }));
+    } else settleBox.replaceChildren();
+  }
+
+  function go(i) {
+    state.step = Math.max(0, Math.min(steps.length - 1, i));
+    if (state.step === steps.length - 1) stop();
+    draw();
+  }
+
+  function stop() {
+    clearInterval(state.playing);
+    state.playing = null;
+    play.classList.remove('on');
+    play.innerHTML = ICONS.play;
+  }
+
+  function toggle() {
+    if (state.playing) { stop(); return; }
+    if (state.step >= steps.length - 1) state.step = 0;
+    play.classList.add('on');
+    play.innerHTML = ICONS.pause;
+    state.playing = setInterval(() => go(state.step + 1), 700);
+  }
+
+  const onKey = (e) => {
+    if (e.target && ['INPUT', 'SELECT'].includes(e.target.tagName) && e.target.type !== 'range') return;
+    if (e.key === 'ArrowRight') { go(state.step + 1); e.preventDefault(); }
+    else if (e.key === 'ArrowLeft') { go(state.step - 1); e.preventDefault(); }
+    else if (e.key === 'Home') { go(0); e.preventDefault(); }
+    else if (e.key === 'End') { go(steps.length - 1); e.preventDefault(); }
+    else if (e.key === ' ') { toggle(); e.preventDefault(); }
+  };
+  document.addEventListener('keydown', onKey);
+  const unLang = onLangChange(() => draw());
+  window.__kwxReplay = { steps, go, state };
+  draw();
+  if (!steps.length) toast(t('replay_failed', { message: 'empty' }), 'error');
+  return () => {
+    stop();
+    document.removeEventListener('keydown', onKey);
+    unLang();
+  };
+}

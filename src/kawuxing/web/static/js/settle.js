@@ -1,0 +1,351 @@
+// The settlement of a hand (view.result, engine/views.py hand_result): the winning hand and its
+// reading, each pattern with its × (Chinese name, English gloss on hover), raw product, cap,
+// 包胡, then every transfer (who pays whom, how much, why, which rule) and the scores. And the
+// end of a match: totals and a chart of the running scores hand by hand (inline SVG).
+
+import { lang, reasonText, t } from './i18n.js';
+import { tileEl, tileRow } from './tiles.js';
+import { parseTiles } from './shapes.js';
+import { playerName, positionLabel } from './table.js';
+
+export const SEAT_COLORS = ['#e8643c', '#3d9be0', '#e0b43a'];
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+function signed(n) { return (n > 0 ? '+' : '') + n; }
+
+function who(ctx, seat) {
+  const name = playerName(ctx.players, seat);
+  return ctx.seat === null || ctx.seat === undefined ? name : `${name}（${seat === ctx.seat ? t('you') : positionLabel(seat, ctx.seat)}）`;
+}
+
+function meldEl(meld) {
+  const box = el('span', `meld meld-${meld.kind}`);
+  box.title = t('meld_' + meld.kind);
+  const n = meld.kind === 'pung' ? 3 : 4;
+  for (let i = 0; i < n; i++) {
+    if (meld.kind === 'concealed_kong' && (i === 0 || i === 3)) box.appendChild(tileEl(null, { back: true }));
+    else box.appendChild(tileEl(meld.tile, { lang: lang() }));
+  }
+  return box;
+}
+
+/** A reading (value.reading) as groups of tiles: sets and the pair, or seven pairs. */
+function readingEl(reading, winTile) {
+  const box = el('div', 'reading');
+  let marked = false;
+  const mark = (row) => {
+    if (marked || !winTile) return;
+    const hit = row.querySelector(`[data-code="${winTile}"]`);
+    if (hit) { hit.classList.add('win-tile'); marked = true; }
+  };
+  const group = (codes, label) => {
+    const g = el('span', 'group');
+    const row = tileRow(codes, { lang: lang() });
+    g.appendChild(row);
+    if (label) g.appendChild(el('span', 'glabel', label));
+    box.appendChild(g);
+    return row;
+  };
+  if (!reading) return box;
+  if (reading.seven_pairs) {
+    const rows = reading.seven_pairs.map((p) => group([p, p], null));
+    rows.reverse().forEach(mark);
+  } else {
+    const rows = [];
+    rows.push(group([reading.pair, reading.pair], t('pair')));
+    for (const [kind, tile] of reading.sets) {
+      if (kind === 'chow') {
+        const k = parseTiles(tile)[0];
+        const n = Number(k[0]);
+        rows.push(group([k, `${n + 1}${k[1]}`, `${n + 2}${k[1]}`], t('chow')));
+      } else rows.push(group([tile, tile, tile], t('pung_set')));
+    }
+    rows.reverse().forEach(mark);
+  }
+  return box;
+}
+
+function patternsEl(value, rules) {
+  const table = el('table', 'patterns');
+  const body = el('tbody');
+  const pats = value.patterns.length ? value.patterns : [{ name: '屁胡', gloss: 'plain win (no pattern)', multiplier: 1, rule: 'R9.1', note: '' }];
+  for (const p of pats) {
+    const tr = el('tr', 'pattern');
+    tr.dataset.name = p.name;
+    tr.dataset.multiplier = p.multiplier;
+    tr.title = `${p.name} — ${p.gloss}${p.note ? ` (${p.note})` : ''} · ${p.rule}`;
+    const name = el('td', 'pname');
+    name.appendChild(el('span', 'zh', p.name));
+    name.appendChild(el('span', 'gloss', p.gloss));
+    tr.appendChild(name);
+    tr.appendChild(el('td', 'mult', `×${p.multiplier}`));
+    tr.appendChild(el('td', 'rule', p.rule));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  const foot = el('tfoot');
+  const add = (label, val, cls) => {
+    const tr = el('tr', cls);
+    tr.appendChild(el('td', 'pname', label));
+    tr.appendChild(el('td', 'mult', val));
+    tr.appendChild(el('td', 'rule', ''));
+    foot.appendChild(tr);
+  };
+  if (value.patterns.length > 1) add(t('raw_product'), `×${value.raw_multiplier}`, 'raw');
+  if (value.cap !== null && value.cap !== undefined) add(t('capped_at', { cap: value.cap }), `×${value.multiplier}`, 'cap');
+  else if (rules && rules.cap) add(t('cap_not_reached', { cap: rules.cap }), '', 'cap muted');
+  else if (rules) add(t('no_cap_short'), '', 'cap muted');
+  add(t('hand_multiplier'), `×${value.multiplier}`, 'total');
+  if (value.bao_hu) add(t('bao_hu'), '×2', 'bao');
+  table.appendChild(foot);
+  return table;
+}
+
+function winnerEl(ctx, w) {
+  const { view, result } = ctx;
+  const value = result.values[String(w)];
+  const ev = ctx.winEvents ? ctx.winEvents[w] : null;
+  const winTile = ev ? ev.tile : null;
+  const box = el('div', 'winner');
+  box.dataset.seat = w;
+  const head = el('div', 'whead');
+  head.appendChild(el('span', 'wname', who(ctx, w)));
+  const by = value.by === 'self_draw' ? t('by_self_draw') : value.by === 'robbing_kong' ? t('by_robbing') : t('by_discard');
+  let byText = by;
+  if (ev && ev.from !== null && ev.from !== undefined) byText += ` · ${t('paid_by', { who: playerName(ctx.players, ev.from) })}`;
+  head.appendChild(el('span', 'wby', byText));
+  head.appendChild(el('span', 'wmult', `×${value.multiplier}`));
+  box.appendChild(head);
+  // the hand as held, with the winning tile apart
+  const s = view.seats[w];
+  const codes = parseTiles(s.revealed || (w === view.seat ? view.hand : ''));
+  if (winTile && value.by === 'self_draw') {
+    const i = codes.lastIndexOf(winTile);
+    if (i >= 0) codes.splice(i, 1);
+  }
+  const hand = el('div', 'whand');
+  hand.appendChild(tileRow(codes, { lang: lang() }));
+  if (winTile) {
+    const wt = tileEl(winTile, { lang: lang(), cls: 'win-tile' });
+    wt.title = t('winning_tile');
+    hand.appendChild(wt);
+  }
+  for (const m of s.melds) hand.appendChild(meldEl(m));
+  box.appendChild(hand);
+  const rd = el('div', 'wreading');
+  rd.appendChild(el('span', 'label', t('reading')));
+  rd.appendChild(readingEl(value.reading, winTile));
+  if (s.melds.length) {
+    const ml = el('span', 'group');
+    for (const m of s.melds) ml.appendChild(meldEl(m));
+    ml.appendChild(el('span', 'glabel', t('melds')));
+    rd.querySelector('.reading').appendChild(ml);
+  }
+  box.appendChild(rd);
+  box.appendChild(patternsEl(value, ctx.rules));
+  return box;
+}
+
+function transfersEl(ctx) {
+  const { result } = ctx;
+  const box = el('div', 'transfers-box');
+  box.appendChild(el('h3', null, t('transfers')));
+  if (!result.transfers.length) {
+    box.appendChild(el('p', 'muted', t('no_transfers')));
+    return box;
+  }
+  const table = el('table', 'transfers');
+  const head = el('tr');
+  for (const h of ['payer', 'payee', 'amount', 'reason']) head.appendChild(el('th', null, t('col_' + h)));
+  const thead = el('thead');
+  thead.appendChild(head);
+  table.appendChild(thead);
+  const body = el('tbody');
+  for (const tr of result.transfers) {
+    const row = el('tr', 'transfer');
+    row.dataset.payer = tr.payer;
+    row.dataset.payee = tr.payee;
+    row.dataset.amount = tr.amount;
+    row.appendChild(el('td', 'payer', playerName(ctx.players, tr.payer)));
+    row.appendChild(el('td', 'payee', playerName(ctx.players, tr.payee)));
+    row.appendChild(el('td', 'amount', String(tr.amount)));
+    const why = el('td', 'reason');
+    why.appendChild(el('span', null, reasonText(tr.reason)));
+    if (tr.rule) why.appendChild(el('span', 'rule', tr.rule));
+    why.title = tr.reason;
+    row.appendChild(why);
+    body.appendChild(row);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  return box;
+}
+
+function scoresEl(ctx) {
+  const { result } = ctx;
+  const table = el('table', 'scores');
+  const thead = el('thead');
+  const hr = el('tr');
+  hr.appendChild(el('th', null, ''));
+  for (let s = 0; s < 3; s++) {
+    const th = el('th', null, playerName(ctx.players, s));
+    th.style.color = SEAT_COLORS[s];
+    hr.appendChild(th);
+  }
+  thead.appendChild(hr);
+  table.appendChild(thead);
+  const body = el('tbody');
+  const row = (label, values, cls) => {
+    const tr = el('tr', cls);
+    tr.appendChild(el('th', null, label));
+    values.forEach((v) => tr.appendChild(el('td', v > 0 ? 'plus' : v < 0 ? 'minus' : '', signed(v))));
+    body.appendChild(tr);
+  };
+  row(t('this_hand'), result.deltas, 'deltas');
+  if (ctx.totals) row(t('total'), ctx.totals, 'totals');
+  table.appendChild(body);
+  return table;
+}
+
+function handsEl(ctx) {
+  const { view, result } = ctx;
+  const box = el('div', 'all-hands');
+  for (let s = 0; s < 3; s++) {
+    if (result.winners.includes(s)) continue;
+    const seat = view.seats[s];
+    const row = el('div', 'other-hand');
+    row.appendChild(el('span', 'oname', playerName(ctx.players, s)));
+    const codes = parseTiles(seat.revealed || (s === view.seat ? view.hand : ''));
+    row.appendChild(tileRow(codes, { lang: lang(), rowCls: 'small' }));
+    for (const m of seat.melds) row.appendChild(meldEl(m));
+    if (seat.declared) row.appendChild(el('span', 'badge declared', t('declared_badge')));
+    box.appendChild(row);
+  }
+  return box;
+}
+
+/**
+ * The settlement panel of an ended hand. ctx: {view (with result), players, seat (mine or
+ * null), totals (after this hand, or null), handNo, handsPerMatch, winEvents {seat: win
+ * event}, rules}.
+ */
+export function settlementEl(ctx) {
+  const result = ctx.view.result;
+  ctx = { ...ctx, result };
+  const box = el('div', 'settlement');
+  box.dataset.result = result.result;
+  let title;
+  if (result.result === 'draw') title = t('result_draw');
+  else if (result.winners.length > 1) title = t('result_double');
+  else {
+    const w = result.winners[0];
+    const by = result.values[String(w)].by;
+    title = by === 'self_draw' ? t('result_self_draw', { who: playerName(ctx.players, w) })
+      : t('result_win', { who: playerName(ctx.players, w) });
+  }
+  const h = el('h2', null, title);
+  if (ctx.handNo !== null && ctx.handNo !== undefined) {
+    h.appendChild(el('span', 'handno', t('hand_of', { n: ctx.handNo + 1, total: ctx.handsPerMatch || '?' })));
+  }
+  box.appendChild(h);
+  for (const w of result.winners) box.appendChild(winnerEl(ctx, w));
+  if (result.result === 'draw') box.appendChild(el('p', 'draw-note', t('draw_note')));
+  box.appendChild(handsEl(ctx));
+  box.appendChild(transfersEl(ctx));
+  box.appendChild(scoresEl(ctx));
+  return box;
+}
+
+/**
+ * An SVG chart of the running scores: ``hands`` is the list of each hand's deltas; one line
+ * per seat from 0, a point per hand, the zero line, and a legend with the totals.
+ */
+export function scoreChart(hands, names) {
+  const W = 560;
+  const H = 290;
+  const pad = { l: 44, r: 16, t: 16, b: 70 };
+  const series = [0, 1, 2].map((s) => {
+    let sum = 0;
+    return [0, ...hands.map((d) => (sum += d[s]))];
+  });
+  const all = series.flat();
+  let lo = Math.min(0, ...all);
+  let hi = Math.max(0, ...all);
+  if (hi === lo) { hi += 1; lo -= 1; }
+  const span = hi - lo;
+  lo -= span * 0.08;
+  hi += span * 0.08;
+  const n = hands.length;
+  const x = (i) => pad.l + (n ? (i / n) * (W - pad.l - pad.r) : 0);
+  const y = (v) => pad.t + ((hi - v) / (hi - lo)) * (H - pad.t - pad.b);
+  const parts = [];
+  parts.push(`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${t('chart_title')}">`);
+  parts.push(`<title>${t('chart_title')}</title>`);
+  const step = niceStep(hi - lo);
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+    parts.push(`<line x1="${pad.l}" x2="${W - pad.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="${v === 0 ? 'zero' : 'grid'}"/>`);
+    parts.push(`<text x="${pad.l - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" class="axis">${v}</text>`);
+  }
+  for (let i = 0; i <= n; i++) {
+    parts.push(`<text x="${x(i).toFixed(1)}" y="${H - pad.b + 16}" text-anchor="middle" class="axis">${i}</text>`);
+  }
+  parts.push(`<text x="${(pad.l + W - pad.r) / 2}" y="${H - pad.b + 31}" text-anchor="middle" class="axis">${t('chart_x')}</text>`);
+  series.forEach((vals, s) => {
+    const pts = vals.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+    parts.push(`<polyline points="${pts}" fill="none" stroke="${SEAT_COLORS[s]}" stroke-width="2.5" stroke-linejoin="round"/>`);
+    vals.forEach((v, i) => {
+      if (i === 0) return;
+      const d = hands[i - 1][s];
+      parts.push(`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.5" fill="${SEAT_COLORS[s]}"><title>${escapeXml(names[s])} · ${t('hand_n', { n: i })}: ${signed(d)} → ${v}</title></circle>`);
+    });
+  });
+  const lw = (W - pad.l - pad.r) / 3;
+  names.forEach((name, s) => {
+    const lx = pad.l + s * lw;
+    const ly = H - 6;
+    parts.push(`<rect x="${lx}" y="${ly - 9}" width="12" height="4" fill="${SEAT_COLORS[s]}"/>`);
+    parts.push(`<text x="${lx + 16}" y="${ly - 4}" class="legend">${escapeXml(name)} ${signed(series[s][n])}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function niceStep(range) {
+  const raw = range / 5;
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  for (const m of [1, 2, 5, 10]) if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+function escapeXml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }[c]));
+}
+
+/** The end of a match: standings and the chart. ctx: {players, hands (deltas per hand), totals}. */
+export function matchEndEl(ctx) {
+  const box = el('div', 'match-end');
+  box.appendChild(el('h2', null, t('match_over')));
+  const order = [0, 1, 2].sort((a, b) => ctx.totals[b] - ctx.totals[a]);
+  const list = el('ol', 'standings');
+  for (const s of order) {
+    const li = el('li', null);
+    li.dataset.seat = s;
+    li.appendChild(el('span', 'sname', playerName(ctx.players, s)));
+    const v = ctx.totals[s];
+    li.appendChild(el('span', 'stotal ' + (v > 0 ? 'plus' : v < 0 ? 'minus' : ''), signed(v)));
+    li.style.borderColor = SEAT_COLORS[s];
+    list.appendChild(li);
+  }
+  box.appendChild(list);
+  const chart = el('div', 'chart-box');
+  chart.innerHTML = scoreChart(ctx.hands, [0, 1, 2].map((s) => playerName(ctx.players, s)));
+  box.appendChild(chart);
+  return box;
+}
+

@@ -1,0 +1,409 @@
+// The table: three seats (you at the bottom, 下家 on the right, 上家 on the left: play goes
+// counter-clockwise, R1.2), rivers, melds, 亮倒 hands with their waits, the wall, dealer and
+// turn, scores, and your hand with the actions the server says are legal (view.legal). Built
+// from a seat view (engine/views.py seat_view) each time it changes: the view is the truth.
+
+import { lang, t } from './i18n.js';
+import { tileEl, tileName } from './tiles.js';
+import { codeOf, countsOf, heldCounts, kindOf, parseTiles, waits } from './shapes.js';
+
+export const KEYS_HELP = [
+  ['1-9 0', 'key_select'], ['← →', 'key_move'], ['Enter', 'key_discard'], ['D', 'key_drawn'],
+  ['H', 'act_win'], ['P', 'act_pung'], ['K', 'act_kong'], ['L', 'act_declare'], ['Space', 'act_pass'],
+  ['Esc', 'key_cancel'], ['?', 'key_help'],
+];
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+/** Position of ``seat`` as seen from ``me``: 'me', 'right' (下家), 'left' (上家). */
+export function position(seat, me) {
+  if (seat === me) return 'me';
+  return seat === (me + 1) % 3 ? 'right' : 'left';
+}
+
+/** A player's display name. */
+export function playerName(players, seat) {
+  const p = players && players[seat];
+  if (!p) return t('seat_n', { n: seat + 1 });
+  if (p.kind === 'open' || !p.nickname) return t('seat_open');
+  if (p.kind === 'bot' && !p.vacated) {
+    const level = (p.bot || '').split(':')[1];
+    return `${t('bot')}${level ? ' ' + t('bot_level_' + level) : p.bot === 'random' ? ' ' + t('bot_random') : ''}`;
+  }
+  return p.nickname;
+}
+
+export function positionLabel(seat, me) {
+  return t('pos_' + position(seat, me));
+}
+
+/** Codes of a meld for display: a concealed kong shows two backs and two faces to its owner
+ * (four backs to the others, who do not know its tile, R6.1). */
+function meldEl(meld, mine, opts) {
+  const box = el('span', `meld meld-${meld.kind}`);
+  box.title = t('meld_' + meld.kind);
+  const n = meld.kind === 'pung' ? 3 : 4;
+  for (let i = 0; i < n; i++) {
+    if (meld.kind === 'concealed_kong') {
+      const faceUp = meld.tile && (i === 1 || i === 2) && (mine || opts.reveal);
+      box.appendChild(faceUp ? tileEl(meld.tile, { lang: lang() }) : tileEl(null, { back: true, title: t('meld_concealed_kong') }));
+    } else {
+      box.appendChild(tileEl(meld.tile, { lang: lang() }));
+    }
+  }
+  return box;
+}
+
+/** Counts of every tile ``view`` shows (own hand, rivers not taken, melds, revealed hands). */
+export function visibleCounts(view) {
+  const c = countsOf(parseTiles(view.hand));
+  for (const s of view.seats) {
+    s.discards.forEach((code, i) => { if (!s.claimed[i]) c[kindOf(code)] += 1; });
+    for (const m of s.melds) if (m.tile) c[kindOf(m.tile)] += m.kind === 'pung' ? 3 : 4;
+    if (s.seat !== view.seat && s.revealed) for (const code of parseTiles(s.revealed)) c[kindOf(code)] += 1;
+  }
+  return c;
+}
+
+/** Unseen copies of a tile from this seat's point of view (R13: nobody's hidden tiles). */
+export function unseen(view, code) {
+  return Math.max(0, 4 - visibleCounts(view)[kindOf(code)]);
+}
+
+/** The 亮倒 choices of the legal actions: [{tile, variants: [{action, hidden}], waits}]. */
+export function declareChoices(view, rules) {
+  const mine = view.seats[view.seat];
+  const counts = countsOf(parseTiles(view.hand));
+  const byTile = new Map();
+  for (const a of view.legal) {
+    if (a[1] !== 'discard' || a[3] !== 'declare') continue;
+    if (!byTile.has(a[2])) {
+      const c = [...counts];
+      c[kindOf(a[2])] -= 1;
+      const held = heldCounts(c, mine.melds);
+      const w = waits(c, held, (rules && rules.suits) || ['p', 's']).map(codeOf);
+      byTile.set(a[2], { tile: a[2], variants: [], waits: w });
+    }
+    byTile.get(a[2]).variants.push({ action: a, hidden: a[4] || [] });
+  }
+  return [...byTile.values()];
+}
+
+/** Group the legal actions of a view for the action bar. */
+export function actionGroups(view) {
+  const legal = view.legal || [];
+  const out = { win: null, pung: null, kong: [], declare: false, pass: null, piao: [], discards: new Set() };
+  for (const a of legal) {
+    const verb = a[1];
+    if (verb === 'win') out.win = a;
+    else if (verb === 'pung') out.pung = a;
+    else if (verb === 'kong' || verb === 'concealed_kong' || verb === 'added_kong') out.kong.push(a);
+    else if (verb === 'pass') out.pass = a;
+    else if (verb === 'piao') out.piao.push(a);
+    else if (verb === 'discard' && a[3] === 'declare') out.declare = true;
+    else if (verb === 'discard') out.discards.add(a[2]);
+  }
+  return out;
+}
+
+/** My hand as display order: the sorted concealed tiles with the drawn tile apart at the end. */
+export function handLayout(view) {
+  const codes = parseTiles(view.hand);
+  let drawn = null;
+  if (view.drawn) {
+    const i = codes.lastIndexOf(view.drawn);
+    if (i >= 0) { codes.splice(i, 1); drawn = view.drawn; }
+  }
+  return { codes, drawn };
+}
+
+function seatHead(model, seat) {
+  const { view, players, totals } = model;
+  const s = view.seats[seat];
+  const head = el('div', 'head');
+  const pos = el('span', 'pos', positionLabel(seat, model.seat));
+  head.appendChild(pos);
+  const name = el('span', 'name', playerName(players, seat));
+  head.appendChild(name);
+  if (view.dealer === seat) head.appendChild(el('span', 'badge dealer', t('dealer_short')));
+  const p = players && players[seat];
+  if (p && p.kind === 'bot') head.appendChild(el('span', 'badge bot', p.vacated ? t('bot_took_over') : 'AI'));
+  if (s.piao !== null && s.piao !== undefined && (model.rules?.piao_choices || []).length) {
+    head.appendChild(el('span', 'badge piao', t('piao_n', { n: s.piao })));
+  }
+  if (s.declared) head.appendChild(el('span', 'badge declared', t('declared_badge')));
+  const score = (totals ? totals[seat] : 0) + (view.deltas ? view.deltas[seat] : 0);
+  const sc = el('span', 'score' + (score > 0 ? ' plus' : score < 0 ? ' minus' : ''), (score > 0 ? '+' : '') + score);
+  sc.title = t('score_title');
+  head.appendChild(sc);
+  if (p && p.kind === 'human') {
+    const dot = el('span', 'dot ' + (p.connected ? 'on' : 'off'));
+    dot.title = p.connected ? t('online') : t('offline');
+    head.appendChild(dot);
+  }
+  return head;
+}
+
+function riverEl(model, seat) {
+  const { view } = model;
+  const s = view.seats[seat];
+  const river = el('div', 'river');
+  river.dataset.seat = seat;
+  s.discards.forEach((code, i) => {
+    let cls = s.claimed[i] ? 'taken' : '';
+    const last = i === s.discards.length - 1;
+    if (last && view.table && view.table.seat === seat && !view.table.robbing) cls += ' on-table';
+    else if (last && model.lastDiscard && model.lastDiscard.seat === seat) cls += ' last';
+    const tile = tileEl(code, { lang: lang(), cls, title: s.claimed[i] ? `${tileName(code, lang())} · ${t('taken')}` : undefined });
+    river.appendChild(tile);
+  });
+  return river;
+}
+
+function waitsEl(view, codes, label) {
+  const box = el('div', 'waits');
+  box.appendChild(el('span', 'label', label || t('waits')));
+  for (const code of codes) {
+    const w = el('span', 'wait');
+    w.appendChild(tileEl(code, { lang: lang() }));
+    const n = unseen(view, code);
+    const left = el('span', 'left' + (n === 0 ? ' dead' : ''), `×${n}`);
+    left.title = t('unseen_title', { n });
+    w.appendChild(left);
+    box.appendChild(w);
+  }
+  if (!codes.length) box.appendChild(el('span', 'muted', '—'));
+  return box;
+}
+
+function opponentEl(model, seat) {
+  const { view } = model;
+  const s = view.seats[seat];
+  const posName = position(seat, model.seat);
+  const box = el('section', `seat opp opp-${posName}`);
+  box.dataset.seat = seat;
+  if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
+  if (s.declared) box.classList.add('is-declared');
+  box.appendChild(seatHead(model, seat));
+  const row = el('div', 'hand-row');
+  const melds = el('span', 'melds');
+  for (const m of s.melds) melds.appendChild(meldEl(m, false, { reveal: model.revealAll }));
+  if (s.revealed !== undefined && s.revealed !== null) {
+    const shown = el('span', 'tiles revealed');
+    for (const code of parseTiles(s.revealed)) shown.appendChild(tileEl(code, { lang: lang() }));
+    for (let i = 0; i < (s.hidden_triplets || 0) * 3; i++) shown.appendChild(tileEl(null, { back: true, title: t('hidden_triplet') }));
+    if (model.drawnBySeat && view.turn === seat) {
+      shown.appendChild(tileEl(model.drawnBySeat, { lang: lang(), cls: 'drawn' }));
+    } else if (view.turn === seat && view.phase === 'turn' && s.declared && !model.revealAll) {
+      shown.appendChild(tileEl(null, { back: true, cls: 'drawn', title: t('drawn_tile') }));
+    }
+    row.appendChild(shown);
+  } else {
+    const backs = el('span', 'tiles backs');
+    for (let i = 0; i < s.concealed_count; i++) backs.appendChild(tileEl(null, { back: true }));
+    row.appendChild(backs);
+    const count = el('span', 'count');
+    count.appendChild(tileEl(null, { back: true }));
+    count.appendChild(el('span', null, `×${s.concealed_count}`));
+    count.title = t('concealed_count', { n: s.concealed_count });
+    row.appendChild(count);
+  }
+  row.appendChild(melds);
+  box.appendChild(row);
+  if (s.declared) box.appendChild(waitsEl(view, s.waits || [], t('declared_waits')));
+  box.appendChild(riverEl(model, seat));
+  if (model.callouts && model.callouts[seat]) box.appendChild(el('div', 'callout', model.callouts[seat]));
+  return box;
+}
+
+function compassEl(model) {
+  const { view } = model;
+  const box = el('div', 'compass');
+  const wall = el('div', 'wall');
+  wall.appendChild(el('span', 'n', String(view.wall)));
+  wall.appendChild(el('span', 'label', t('wall_left')));
+  box.appendChild(wall);
+  const info = el('div', 'turninfo');
+  if (view.phase === 'piao') {
+    info.textContent = t('phase_piao');
+  } else if (view.phase === 'ended') {
+    info.textContent = t('phase_ended');
+  } else if (view.table) {
+    const who = view.table.seat === model.seat ? t('you') : positionLabel(view.table.seat, model.seat);
+    info.appendChild(el('span', 'who', `${who} ${view.table.robbing ? t('adding_kong') : t('discarded')}`));
+    info.appendChild(tileEl(view.table.tile, { lang: lang(), cls: 'big' }));
+  } else if (view.turn !== null && view.turn !== undefined) {
+    const arrow = { me: '▼', right: '▶', left: '◀' }[position(view.turn, model.seat)];
+    info.appendChild(el('span', 'arrow', arrow));
+    info.appendChild(el('span', 'who', view.turn === model.seat ? t('your_turn') : t('their_turn', { who: positionLabel(view.turn, model.seat) })));
+  }
+  box.appendChild(info);
+  const timer = el('div', 'timer');
+  timer.id = 'timer';
+  box.appendChild(timer);
+  return box;
+}
+
+function actionButton(label, key, verb, handler, extra) {
+  const b = el('button', `act act-${verb}`);
+  b.type = 'button';
+  b.dataset.verb = verb;
+  b.appendChild(el('span', 'label', label));
+  if (extra) b.appendChild(extra);
+  if (key) {
+    b.appendChild(el('kbd', 'key', key));
+    b.title = `${label} (${key})`;
+  }
+  b.addEventListener('click', handler);
+  return b;
+}
+
+function actionsEl(model, handlers) {
+  const { view } = model;
+  const bar = el('div', 'actions');
+  if (model.readOnly) return bar;
+  const g = actionGroups(view);
+  const disabled = Boolean(model.busy);
+  if (g.piao.length) {
+    bar.appendChild(el('span', 'prompt', t('choose_piao')));
+    for (const a of g.piao) {
+      bar.appendChild(actionButton(t('piao_n', { n: a[2] }), null, 'piao', () => handlers.act(a)));
+    }
+  }
+  if (g.win) {
+    const label = view.phase === 'turn' ? t('act_selfdraw') : view.phase === 'rob' ? t('act_rob') : t('act_win');
+    bar.appendChild(actionButton(label, 'H', 'win', () => handlers.act(g.win)));
+  }
+  if (g.pung) bar.appendChild(actionButton(t('act_pung'), 'P', 'pung', () => handlers.act(g.pung)));
+  g.kong.forEach((a, i) => {
+    const label = a[1] === 'kong' ? t('act_kong') : a[1] === 'concealed_kong' ? t('act_concealed_kong') : t('act_added_kong');
+    const extra = a[2] ? tileEl(a[2], { lang: lang(), cls: 'mini' }) : null;
+    const b = actionButton(label, i === 0 ? 'K' : null, a[1], () => handlers.act(a), extra);
+    if (a[2]) b.dataset.tile = a[2];
+    bar.appendChild(b);
+  });
+  if (g.declare) {
+    const b = actionButton(model.declareMode ? t('act_declare_cancel') : t('act_declare'), 'L', 'declare', () => handlers.toggleDeclare());
+    if (model.declareMode) b.classList.add('on');
+    bar.appendChild(b);
+  }
+  if (g.pass) bar.appendChild(actionButton(t('act_pass'), 'Space', 'pass', () => handlers.act(g.pass)));
+  if (!g.win && !g.pung && !g.kong.length && !g.pass && !g.piao.length && g.discards.size) {
+    bar.appendChild(el('span', 'prompt', model.declareMode ? t('prompt_declare') : t('prompt_discard')));
+  }
+  if (disabled) bar.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+  return bar;
+}
+
+function declarePanel(model, handlers) {
+  const choices = declareChoices(model.view, model.rules);
+  const panel = el('div', 'declare-panel');
+  panel.appendChild(el('div', 'title', t('declare_title')));
+  panel.appendChild(el('div', 'hint', t('declare_hint')));
+  const list = el('div', 'options');
+  for (const ch of choices) {
+    const row = el('div', 'option');
+    row.dataset.tile = ch.tile;
+    const discard = el('button', 'pick');
+    discard.type = 'button';
+    discard.appendChild(el('span', 'label', t('discard_verb')));
+    discard.appendChild(tileEl(ch.tile, { lang: lang() }));
+    const plain = ch.variants.find((v) => !v.hidden.length) || ch.variants[0];
+    discard.addEventListener('click', () => handlers.act(plain.action));
+    row.appendChild(discard);
+    row.appendChild(waitsEl(model.view, ch.waits, t('then_waits')));
+    const total = ch.waits.reduce((n, code) => n + unseen(model.view, code), 0);
+    row.appendChild(el('span', 'live', t('live_tiles', { n: total })));
+    for (const v of ch.variants) {
+      if (!v.hidden.length) continue;
+      const b = el('button', 'hide-variant', t('declare_hiding', { tiles: v.hidden.map((c) => tileName(c, lang())).join(' ') }));
+      b.type = 'button';
+      b.addEventListener('click', () => handlers.act(v.action));
+      row.appendChild(b);
+    }
+    list.appendChild(row);
+  }
+  panel.appendChild(list);
+  return panel;
+}
+
+function meEl(model, handlers) {
+  const { view } = model;
+  const seat = model.seat;
+  const s = view.seats[seat];
+  const box = el('section', 'seat me');
+  box.dataset.seat = seat;
+  if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
+  box.appendChild(seatHead(model, seat));
+  const g = actionGroups(view);
+  // ready hint: my waits when declared, else what a 13-tile hand waits on
+  const info = el('div', 'me-info');
+  if (s.declared) info.appendChild(waitsEl(view, s.waits || [], t('declared_waits')));
+  else if (!model.readOnly && view.phase !== 'ended') {
+    const codes = parseTiles(view.hand);
+    if (codes.length % 3 === 1 && codes.length) {
+      const c = countsOf(codes);
+      const w = waits(c, heldCounts(c, s.melds), (model.rules && model.rules.suits) || ['p', 's']).map(codeOf);
+      if (w.length) info.appendChild(waitsEl(view, w, t('ready_waits')));
+    }
+  }
+  box.appendChild(info);
+  if (model.declareMode && g.declare) box.appendChild(declarePanel(model, handlers));
+  const row = el('div', 'hand-row');
+  const melds = el('span', 'melds');
+  for (const m of s.melds) melds.appendChild(meldEl(m, true, {}));
+  const hand = el('div', 'hand');
+  hand.setAttribute('role', 'group');
+  hand.setAttribute('aria-label', t('your_hand'));
+  const { codes, drawn } = handLayout(view);
+  const declareTiles = model.declareMode ? new Set(declareChoices(view, model.rules).map((c) => c.tile)) : null;
+  const all = drawn ? [...codes, drawn] : codes;
+  const myTurn = !model.readOnly && (g.discards.size > 0 || declareTiles);
+  all.forEach((code, i) => {
+    const isDrawn = drawn !== null && i === all.length - 1;
+    const can = declareTiles ? declareTiles.has(code) : g.discards.has(code);
+    const cls = [isDrawn ? 'drawn' : '', model.selected === i ? 'selected' : '', myTurn && !can ? 'dim' : '', myTurn && can ? 'can' : '']
+      .filter(Boolean).join(' ');
+    const b = tileEl(code, { tag: 'button', lang: lang(), cls });
+    b.dataset.idx = i;
+    if (isDrawn) b.dataset.drawn = '1';
+    if (!myTurn || !can || model.busy) b.setAttribute('aria-disabled', 'true');
+    b.addEventListener('click', (ev) => handlers.tile(i, code, ev));
+    hand.appendChild(b);
+  });
+  row.appendChild(melds);
+  row.appendChild(hand);
+  box.appendChild(row);
+  box.appendChild(actionsEl(model, handlers));
+  if (model.callouts && model.callouts[seat]) box.appendChild(el('div', 'callout', model.callouts[seat]));
+  return box;
+}
+
+/**
+ * Draw the table into ``root``. model: {view, seat, players, totals, rules, readOnly,
+ * revealAll, selected, declareMode, busy, lastDiscard, callouts, drawnBySeat}. handlers:
+ * {act(action), tile(index, code, event), toggleDeclare()}.
+ */
+export function renderTable(root, model, handlers) {
+  const { view } = model;
+  const board = el('div', 'board');
+  board.dataset.phase = view.phase;
+  const left = (model.seat + 2) % 3;
+  const right = (model.seat + 1) % 3;
+  board.appendChild(opponentEl(model, left));
+  const center = el('div', 'center');
+  center.appendChild(compassEl(model));
+  const mine = el('div', 'my-river');
+  mine.appendChild(el('div', 'label', t('my_discards')));
+  mine.appendChild(riverEl(model, model.seat));
+  center.appendChild(mine);
+  board.appendChild(center);
+  board.appendChild(opponentEl(model, right));
+  board.appendChild(meEl(model, handlers));
+  root.replaceChildren(board);
+}

@@ -1,0 +1,113 @@
+// Small shared pieces of the page: toasts, the modal dialog, the connection badge and the
+// room part of the top bar.
+
+import { t } from './i18n.js';
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+/** A short message at the bottom of the screen; kind: 'ok' | 'warn' | 'error' | ''. */
+export function toast(text, kind = '') {
+  const box = document.getElementById('toasts');
+  if (!box) return;
+  const item = el('div', `toast ${kind}`, text);
+  item.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  box.appendChild(item);
+  while (box.children.length > 4) box.firstChild.remove();
+  setTimeout(() => item.classList.add('fade'), kind === 'error' ? 6000 : 3500);
+  setTimeout(() => item.remove(), kind === 'error' ? 6600 : 4100);
+}
+
+let modalCloseHook = null;
+
+/** Show ``content`` in the modal; opts: {label, wide, cls, onClose}. */
+export function openModal(content, opts = {}) {
+  const modal = document.getElementById('modal');
+  const panel = el('div', 'panel' + (opts.wide ? ' wide' : '') + (opts.cls ? ' ' + opts.cls : ''));
+  panel.setAttribute('role', 'dialog');
+  panel.setAttribute('aria-modal', 'true');
+  if (opts.label) panel.setAttribute('aria-label', opts.label);
+  const x = el('button', 'close-x', '×');
+  x.type = 'button';
+  x.setAttribute('aria-label', t('close'));
+  x.addEventListener('click', () => closeModal());
+  panel.appendChild(x);
+  panel.appendChild(content);
+  modal.replaceChildren(panel);
+  modal.hidden = false;
+  modal.dataset.kind = opts.cls || '';
+  modalCloseHook = opts.onClose || null;
+  const first = panel.querySelector('button.primary') || x;
+  setTimeout(() => first.focus({ preventScroll: true }), 0);
+}
+
+export function closeModal() {
+  const modal = document.getElementById('modal');
+  if (!modal || modal.hidden) return;
+  modal.hidden = true;
+  modal.replaceChildren();
+  modal.dataset.kind = '';
+  const hook = modalCloseHook;
+  modalCloseHook = null;
+  if (hook) hook();
+}
+
+export function modalKind() {
+  const modal = document.getElementById('modal');
+  return modal && !modal.hidden ? modal.dataset.kind : null;
+}
+
+/** The connection badge: status null hides it. */
+export function setConnStatus(status, info = {}) {
+  const box = document.getElementById('conn-status');
+  if (!box) return;
+  clearInterval(box._timer);
+  if (!status) { box.hidden = true; return; }
+  box.hidden = false;
+  box.dataset.status = status;
+  const paint = () => {
+    if (status === 'waiting') {
+      const s = Math.max(0, Math.ceil((info.at - Date.now()) / 1000));
+      box.textContent = t('conn_waiting', { s });
+    } else box.textContent = t('conn_' + status);
+  };
+  paint();
+  if (status === 'waiting') box._timer = setInterval(paint, 500);
+}
+
+/** The room part of the top bar: {code, hand, preset, buttons[{label, cls, onClick, title}]};
+ * null clears it. */
+export function setRoomBar(parts) {
+  const box = document.getElementById('room-bar');
+  if (!box) return;
+  if (!parts) { box.replaceChildren(); return; }
+  const items = [];
+  const code = el('span', 'room-code');
+  code.appendChild(el('span', 'label', t('room')));
+  code.appendChild(el('strong', null, parts.code));
+  items.push(code);
+  if (parts.hand) items.push(el('span', 'hand-no', parts.hand));
+  if (parts.preset) items.push(el('span', 'preset', parts.preset));
+  const menu = el('div', 'bar-actions');
+  for (const b of parts.buttons || []) {
+    const btn = el('button', 'bar-btn ' + (b.cls || ''), b.label);
+    btn.type = 'button';
+    if (b.title) btn.title = b.title;
+    btn.addEventListener('click', (ev) => { menu.classList.remove('open'); b.onClick(ev); });
+    menu.appendChild(btn);
+  }
+  const more = el('button', 'bar-btn bar-more', '⋯');
+  more.type = 'button';
+  more.setAttribute('aria-label', t('menu'));
+  more.setAttribute('aria-expanded', 'false');
+  more.addEventListener('click', () => {
+    const open = menu.classList.toggle('open');
+    more.setAttribute('aria-expanded', String(open));
+  });
+  items.push(more, menu);
+  box.replaceChildren(...items);
+}

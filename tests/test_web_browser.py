@@ -1,0 +1,582 @@
+"""The browser table in a real browser (Playwright driving the system's Chromium) against the
+real server on 127.0.0.1 (uvicorn in a thread, a temporary SQLite database), the client
+mounted with kawuxing.web.mount_web.
+
+- the lobby: create a room with two bots, play a hand to its settlement by clicking, and check
+  the settlement shows the patterns, multipliers and transfers the engine reported (from the
+  stored record), then the end of the match with its chart;
+- a dealt hand (test wall) where a bot declares 亮倒: its hand and waits on the table, the 亮倒
+  panel of the player, a win by keyboard, the settlement (清一色 ×4, 卡五星 ×2), the language
+  switch, the next hand, a reload mid-hand that resumes the table, a dropped connection that
+  comes back by itself, a refused action explained;
+- a phone-sized screen with touch: nothing wider than the screen, tap to raise then tap to
+  discard, 亮倒 from the panel, the settlement;
+- replays: the list, stepping forward and back, every hand face up or one seat's view; and the
+  client's replay of records checked step by step against the engine's replay.
+
+Screenshots go to artifacts/ and one of each to docs/. Skipped when Playwright or
+/usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kawuxing.records import replay
+from kawuxing.rules import RuleSet
+from kawuxing.server.config import ServerConfig
+from kawuxing.server.testing import build_wall, http
+from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+DOCS = ROOT / "docs"
+
+# Seat 0 (the player, dealer) holds 46p 123p 789p 11p 234p: ready on 5p (卡五星) 6p 9p, all 筒
+# (清一色). Seat 1 (a heuristic:2 bot) draws 3p, discards 7z and declares 亮倒 waiting 1p/4p.
+# Seat 2 (heuristic:1) holds nothing anybody can claim. The player draws 5z, 9s, then 5p:
+# 自摸 清一色 ×4 × 卡五星 ×2 = ×8 from each other player.
+DECLARE_HANDS = ["46p 123p 789p 11p 234p", "123s 456s 789s 66z 2p 7z",
+                 "2s 3s 5s 8s 1s 7s 3s 7p 4s 5z 6z 7z 8p"]
+DECLARE_WALL = build_wall(DECLARE_HANDS, "5z 3p 4s 9s 8s 6s 5p")
+
+
+def shot(page, name: str, docs_name: str | None = None, full_page: bool = False) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    if full_page and page.locator("#modal:not([hidden])").count():
+        # let a long dialog lengthen the page, so that the whole of it is in the picture
+        page.add_style_tag(content=".modal { position: absolute !important; bottom: auto !important;"
+                                   " min-height: 100%; overflow: visible !important; }")
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    if docs_name:
+        DOCS.mkdir(exist_ok=True)
+        shutil.copyfile(path, DOCS / docs_name)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("webdb") / "web.db"
+    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.05, hand_pause=60,
+                          decision_seconds=60, allow_test_walls=True, unload_after=600)
+    with WebServerThread(config) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Watch:
+    """A page's JavaScript errors (uncaught or console.error)."""
+
+    def __init__(self, page):
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        # the browser itself logs dropped sockets and refused requests (tested on purpose)
+        page.on("console", lambda m: m.type == "error" and "WebSocket" not in m.text
+                and "Failed to load resource" not in m.text
+                and self.errors.append(f"console: {m.text}"))
+
+
+@pytest.fixture()
+def desktop(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    watch = Watch(page)
+    yield page, watch
+    ctx.close()
+    assert not watch.errors, watch.errors
+
+
+def seat_page(page, server, code: str, seat: int, token: str, nick: str = "小明") -> None:
+    """Open the room with the seat token stored as the lobby would have stored it."""
+    page.goto(server.url + "/")
+    page.evaluate("([c, s, t, n]) => localStorage.setItem('kwx.seats', JSON.stringify("
+                  "{[c]: {seat: s, token: t, nick: n, at: Date.now()}}))", [code, seat, token, nick])
+    page.goto(f"{server.url}/#/room/{code}")
+    page.wait_for_selector(".board")
+
+
+def declare_room(server, hands: int = 2, seats=("human", "heuristic:2", "heuristic:1")) -> dict:
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": list(seats), "options": {"first_dealer": "seat0"}, "walls": [DECLARE_WALL],
+        "nickname": "小明", "hands": hands})
+    assert status == 201, room
+    return room
+
+
+def state(page) -> dict:
+    """What the page's game holds now (read only; the test acts through the page)."""
+    return page.evaluate("""() => {
+        const g = window.__kwx && window.__kwx.game;
+        if (!g || !g.view) return {ready: false};
+        return {ready: true, hand: g.hand, legal: g.view.legal, phase: g.view.phase,
+                busy: g.ui.busy, drawn: g.view.drawn, result: g.view.result || null,
+                settle: !!document.querySelector('#modal:not([hidden]) .settlement'),
+                matchEnd: !!g.matchEnd, status: g.connStatus};
+    }""")
+
+
+def play_until_settlement(page, hand: int | None = None, pung: bool = False, tap: bool = False,
+                          timeout: float = 90.0, before_win=None) -> dict:
+    """Play by clicking (or tapping): win when offered, pung when asked to, else pass; in the
+    turn discard the tile just drawn (else the first one allowed). Stops at the settlement."""
+    deadline = time.monotonic() + timeout
+    acted = 0
+    while time.monotonic() < deadline:
+        s = state(page)
+        if s["ready"] and s["settle"] and (hand is None or s["hand"] == hand):
+            return s
+        if not s["ready"] or s["busy"] or not s["legal"] or (hand is not None and s["hand"] != hand):
+            page.wait_for_timeout(60)
+            continue
+        verbs = {a[1] for a in s["legal"]}
+        if "win" in verbs:
+            if before_win:
+                before_win(page)
+            page.click(".actions button.act-win")
+        elif pung and "pung" in verbs:
+            page.click(".actions button.act-pung")
+        elif "pass" in verbs:
+            page.click(".actions button.act-pass")
+        elif "discard" in verbs:
+            drawn = page.locator('.hand .tile.can[data-drawn="1"]')
+            tile = drawn if drawn.count() else page.locator(".hand .tile.can").first
+            if tap:
+                tile.tap()
+                page.wait_for_timeout(30)
+                tile.tap()
+            else:
+                tile.click()
+        elif "piao" in verbs:
+            page.locator(".actions button.act-piao").first.click()
+        acted += 1
+        page.wait_for_function("() => window.__kwx.game.ui.busy === false", timeout=10000)
+    raise AssertionError(f"no settlement after {acted} actions: {state(page)}")
+
+
+def settlement_on_page(page) -> dict:
+    return page.evaluate("""() => {
+        const box = document.querySelector('#modal .settlement');
+        const winners = {};
+        box.querySelectorAll('.winner').forEach((w) => {
+            winners[w.dataset.seat] = {
+                patterns: [...w.querySelectorAll('tr.pattern')].map((r) => [r.dataset.name, Number(r.dataset.multiplier)]),
+                multiplier: w.querySelector('.wmult').textContent,
+            };
+        });
+        const transfers = [...box.querySelectorAll('tr.transfer')].map((r) =>
+            [Number(r.dataset.payer), Number(r.dataset.payee), Number(r.dataset.amount)]);
+        const deltas = [...box.querySelectorAll('table.scores tr.deltas td')].map((td) => td.textContent);
+        return {result: box.dataset.result, winners, transfers, deltas, text: box.innerText};
+    }""")
+
+
+def check_settlement_matches_record(page, result: dict) -> None:
+    shown = settlement_on_page(page)
+    assert shown["result"] == result["result"]
+    assert set(shown["winners"]) == {str(w) for w in result["winners"]}
+    for w, value in result["values"].items():
+        want = [[p["name"], p["multiplier"]] for p in value["patterns"]] or [["屁胡", 1]]
+        assert shown["winners"][w]["patterns"] == want
+        assert shown["winners"][w]["multiplier"] == f"×{value['multiplier']}"
+    assert Counter(map(tuple, shown["transfers"])) == Counter(
+        (t["payer"], t["payee"], t["amount"]) for t in result["transfers"])
+    assert shown["deltas"] == [("+" if d > 0 else "") + str(d) for d in result["deltas"]]
+
+
+def match_of(server, code: str) -> str:
+    status, info = http("GET", f"{server.url}/api/rooms/{code}")
+    assert status == 200
+    return info["match_id"]
+
+
+# --- the lobby, a hand played by clicking, the end of the match ------------------------------
+
+def test_lobby_create_room_play_a_hand_by_clicking(server, desktop):
+    page, _ = desktop
+    page.goto(server.url + "/")
+    page.wait_for_selector(".lobby .create-form")
+    assert page.locator("h1").inner_text() == "卡五星"
+    # every rule option the lobby offers is a value the rules accept
+    options = page.evaluate("() => import('/static/js/lobby.js').then((m) => m.OPTIONS)")
+    for name, choices, _rule in options:
+        for value in choices:
+            RuleSet.preset("standard", **{name: value})
+    shot(page, "lobby", "screenshot-lobby.png", full_page=True)
+    page.select_option("select[name=preset]", "capped")
+    assert "×16" in page.locator(".preset-help").inner_text()
+    page.select_option("select[name=preset]", "app")
+    # creating without a nickname is refused with a message
+    page.click(".create-btn")
+    page.wait_for_selector(".toast.warn")
+    page.fill("input[name=nickname]", "阿明")
+    page.select_option("select[name=hands]", "1")
+    page.select_option("select[name=seat1]", "heuristic:3")
+    page.select_option("select[name=seat2]", "heuristic:2")
+    page.locator("details.advanced summary").click()
+    assert page.locator("details.advanced .field.opt").count() == len(options)
+    page.select_option("select[name=opt_cap]", "16")
+    shot(page, "lobby-options", full_page=True)
+    page.click(".create-btn")
+    page.wait_for_selector(".board")
+    code = page.evaluate("() => window.__kwx.game.code")
+    assert page.locator(".room-code strong").inner_text() == code
+    status, info = http("GET", f"{server.url}/api/rooms/{code}")
+    assert info["rules"]["cap"] == 16 and info["hands_per_match"] == 1
+    assert info["preset"] == "app" and info["rules"]["piao_choices"] == [0, 1, 2, 5]
+    # the app preset starts each hand with choosing a 漂 (R11.1)
+    page.wait_for_selector(".actions button.act-piao")
+    assert page.locator(".actions button.act-piao").count() == 4
+    page.locator(".actions button.act-piao").nth(1).click()  # 漂 1
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot"]
+    assert [s["bot"] for s in info["seats"]][1:] == ["heuristic:3", "heuristic:2"]
+    # the table: three seats, the wall, my hand of 13 or 14
+    assert page.locator(".seat.opp").count() == 2 and page.locator(".seat.me").count() == 1
+    tiles = page.locator(".hand .tile").count()
+    assert tiles in (13, 14)
+    s = play_until_settlement(page, pung=True)
+    record_status, record = http("GET", f"{server.url}/api/hands/{match_of(server, code)}/0")
+    assert record_status == 200
+    assert s["result"] == record["result"]
+    check_settlement_matches_record(page, record["result"])
+    # one hand in the match: the end of the match with its chart
+    page.wait_for_selector("#modal .match-end svg.chart")
+    assert page.locator("#modal .match-end svg.chart polyline").count() == 3
+    assert page.locator("#modal .standings li").count() == 3
+    shot(page, "match-end", full_page=True)
+
+
+# --- a 亮倒 bot, keyboard, the settlement, language, next hand, reload, reconnect ----------------
+
+def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
+    page, _ = desktop
+    room = declare_room(server)
+    seat_page(page, server, room["code"], room["seat"], room["token"])
+    # my first turn: 5z drawn, the hand ready after discarding it, so 亮倒 is offered
+    page.wait_for_selector('.hand .tile.drawn[data-code="5z"]')
+    page.wait_for_selector(".actions button.act-declare")
+    assert page.locator(".hand .tile").count() == 14
+    assert page.locator(".compass .wall .n").inner_text() == "44"  # 84 - 3×13 - 1
+    page.keyboard.press("l")
+    panel = page.locator(".declare-panel")
+    panel.wait_for()
+    option = panel.locator('.option[data-tile="5z"]')
+    assert sorted(option.locator(".waits .tile").evaluate_all(
+        "els => els.map((e) => e.dataset.code)")) == ["5p", "6p", "9p"]
+    # the panel offers exactly the server's 亮倒 discards, and only those tiles can be picked
+    legal = {a[2] for a in state(page)["legal"] if a[1] == "discard" and "declare" in a}
+    offered = set(panel.locator(".option").evaluate_all("els => els.map((e) => e.dataset.tile)"))
+    assert offered == legal and "5z" in legal
+    can = page.locator(".hand .tile.can").evaluate_all("els => els.map((e) => e.dataset.code)")
+    assert set(can) == legal
+    page.mouse.move(0, 0)
+    shot(page, "declare-panel")
+    page.keyboard.press("Escape")
+    assert page.locator(".declare-panel").count() == 0
+    # keyboard: select the last tile (the drawn 5z) with the arrows, discard with Enter
+    page.keyboard.press("ArrowLeft")
+    assert page.locator('.hand .tile.selected[data-code="5z"]').count() == 1
+    page.keyboard.press("Enter")
+    # seat 1 declares: its hand face up and its waits on the table
+    declared = page.locator('.seat.opp[data-seat="1"].is-declared')
+    declared.wait_for()
+    waits = declared.locator(".waits .tile").evaluate_all("els => els.map((e) => e.dataset.code)")
+    assert waits == ["1p", "4p"]
+    assert declared.locator(".revealed .tile:not(.back)").count() == 13
+    assert declared.locator(".head .badge.declared").count() == 1
+    # my turn again (9s), then the win on 5p: take the table screenshot before winning
+    page.wait_for_selector('.hand .tile.drawn.can[data-code="9s"]')
+    page.click('.hand .tile.drawn[data-code="9s"]')
+    page.wait_for_selector(".actions button.act-win")
+    assert page.locator(".actions button.act-win").inner_text().startswith("自摸")
+    page.wait_for_timeout(1700)  # let the callouts fade
+    shot(page, "table-declared", "screenshot-table.png")
+    page.keyboard.press("h")
+    page.wait_for_selector("#modal .settlement")
+    record_status, record = http("GET", f"{server.url}/api/hands/{match_of(server, room['code'])}/0")
+    result = record["result"]
+    assert result["winners"] == [0]
+    assert [(p["name"], p["multiplier"]) for p in result["values"]["0"]["patterns"]] == [
+        ("清一色", 4), ("卡五星", 2)]
+    check_settlement_matches_record(page, result)
+    shown = settlement_on_page(page)
+    assert "清一色" in shown["text"] and "卡五星" in shown["text"] and "付款明细" in shown["text"]
+    assert sorted(shown["transfers"]) == [[1, 0, 8], [2, 0, 8]]
+    assert page.locator('#modal .settlement tr.pattern[data-name="清一色"]').get_attribute(
+        "title").startswith("清一色 — full flush")
+    shot(page, "settlement", "screenshot-settlement.png", full_page=True)
+    # English, and back
+    page.click("#btn-lang")
+    page.wait_for_selector("#modal .settlement >> text=Payments")
+    text = page.locator("#modal .settlement").inner_text()
+    assert "full flush" in text and "closed wait on the five" in text and "self-draw" in text
+    shot(page, "settlement-en", full_page=True)
+    page.click("#btn-lang")
+    page.wait_for_selector("#modal .settlement >> text=付款明细")
+    # the next hand
+    page.click("#modal button.next-hand")
+    page.wait_for_function("() => window.__kwx.game.hand === 1 && window.__kwx.game.view.legal.length >= 0")
+    page.wait_for_selector("#modal", state="hidden")
+    assert "2/2" in page.locator(".room-bar .hand-no").inner_text()
+    # play a few turns, then reload in the middle of the hand
+    for _ in range(3):
+        page.wait_for_function("() => { const g = window.__kwx.game; return g.view.legal.length && !g.ui.busy && g.view.phase !== 'ended'; }")
+        s = state(page)
+        verbs = {a[1] for a in s["legal"]}
+        if "pass" in verbs:
+            page.click(".actions button.act-pass")
+        elif "win" in verbs:
+            break
+        else:
+            page.locator(".hand .tile.can").first.click()
+        page.wait_for_function("() => window.__kwx.game.ui.busy === false")
+    before = page.evaluate("() => { const g = window.__kwx.game; return {hand: g.hand, mine: g.view.seats[0].discards, wall: g.view.wall}; }")
+    page.reload()
+    page.wait_for_selector(".board")
+    page.wait_for_function("() => window.__kwx.game && window.__kwx.game.view")
+    after = page.evaluate("() => { const g = window.__kwx.game; return {hand: g.hand, mine: g.view.seats[0].discards, wall: g.view.wall}; }")
+    assert after["hand"] == before["hand"] == 1
+    assert after["mine"][:len(before["mine"])] == before["mine"]
+    assert after["wall"] <= before["wall"]
+    assert page.locator(".river[data-seat='0'] .tile").count() == len(after["mine"])
+    # the connection drops: it comes back by itself and resumes
+    page.evaluate("() => window.__kwx.game.conn.drop()")
+    page.wait_for_selector("#conn-status[data-status='waiting']")
+    page.wait_for_selector("#conn-status[data-status='open']", timeout=10000)
+    # a refused action is explained (an old version: stale)
+    page.evaluate("() => window.__kwx.game.conn.send({type: 'action', id: 'test-stale', version: 0, action: [0, 'pass']})")
+    page.wait_for_selector(".toast.error >> text=操作未执行")
+    # finish the match: the chart of the two hands
+    play_until_settlement(page, hand=1)
+    page.wait_for_selector("#modal .match-end svg.chart")
+    assert page.locator("#modal .match-end svg.chart circle").count() == 6  # 3 seats × 2 hands
+
+
+# --- a phone -------------------------------------------------------------------------------
+
+def test_phone_layout_tap_to_discard_and_declare(server, browser):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2, locale="zh-CN")
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    watch = Watch(page)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector(".lobby")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        shot(page, "phone-lobby", full_page=True)
+        room = declare_room(server, hands=1)
+        seat_page(page, server, room["code"], room["seat"], room["token"])
+        page.wait_for_selector('.hand .tile.drawn[data-code="5z"]')
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        boxes = page.locator(".hand .tile").evaluate_all(
+            "els => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right, r.width])")
+        assert len(boxes) == 14 and min(b[0] for b in boxes) >= 0 and max(b[1] for b in boxes) <= 390
+        assert min(b[2] for b in boxes) >= 20  # legible, tappable
+        # the menu of the top bar folds away
+        assert not page.locator(".bar-actions").is_visible()
+        page.tap(".bar-more")
+        assert page.locator(".bar-actions .auto").is_visible()
+        page.tap(".bar-more")
+        # 亮倒 from the panel: tap 亮倒, then the 5z option
+        page.tap(".actions button.act-declare")
+        page.tap('.declare-panel .option[data-tile="5z"] button.pick')
+        page.wait_for_selector('.seat.me .badge.declared')
+        # after 亮倒 the drawn tile must be discarded: one tap raises it, a second discards
+        page.wait_for_selector('.hand .tile.drawn.can[data-code="9s"]')
+        tile = page.locator('.hand .tile.drawn[data-code="9s"]')
+        assert page.locator(".hand .tile.can").count() == 1
+        tile.tap()
+        page.wait_for_selector('.hand .tile.selected[data-code="9s"]')
+        assert page.evaluate("() => window.__kwx.game.view.seats[0].discards") == ["5z"]
+        tile.tap()
+        page.wait_for_function("() => window.__kwx.game.view.seats[0].discards.length === 2")
+        page.wait_for_selector(".actions button.act-win")
+        page.wait_for_selector('.seat.opp[data-seat="1"].is-declared')
+        page.wait_for_timeout(1700)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        shot(page, "phone-table", "screenshot-phone.png")
+        page.tap(".actions button.act-win")
+        page.wait_for_selector("#modal .settlement")
+        shown = settlement_on_page(page)
+        names = [p[0] for p in shown["winners"]["0"]["patterns"]]
+        assert names == ["清一色", "亮倒", "卡五星"]
+        assert shown["winners"]["0"]["multiplier"] == "×16"
+        assert sorted(shown["transfers"]) == [[1, 0, 16], [2, 0, 16]]
+        page.wait_for_selector("#modal .match-end svg.chart")
+        assert page.evaluate("() => document.querySelector('#modal .panel').getBoundingClientRect().right") <= 390
+        shot(page, "phone-settlement", full_page=True)
+    finally:
+        ctx.close()
+    assert not watch.errors, watch.errors
+
+
+# --- replays ---------------------------------------------------------------------------------
+
+def test_replays_list_and_step_through(server, desktop):
+    page, _ = desktop
+    # a finished hand of its own (all bots: it plays at once)
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["heuristic:2", "heuristic:2", "heuristic:1"], "hands": 1,
+        "options": {"first_dealer": "seat0"}, "walls": [DECLARE_WALL]})
+    assert status == 201
+    deadline = time.monotonic() + 30
+    while True:
+        status, info = http("GET", f"{server.url}/api/rooms/{room['code']}")
+        if info["status"] == "finished":
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    match_id = info["match_id"]
+    _, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
+    page.goto(server.url + "/#/replays")
+    page.wait_for_selector(f'tr.hand-row[data-match="{match_id}"]')
+    page.click(f'tr.hand-row[data-match="{match_id}"] a')
+    page.wait_for_selector(".replay .board")
+    steps = len(record["actions"])
+    assert page.locator(".replay-controls .counter").inner_text() == f"0/{steps}"
+    assert page.locator(".caption").inner_text() in ("发牌", "the deal")
+    # all hands face up at the start: the dealer's 14, the others' 13
+    assert page.locator(".hand .tile").count() == 14
+    assert page.locator(".seat.opp .revealed .tile").count() == 26
+    page.click(".replay-controls .next")
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".replay-controls .counter").inner_text() == f"2/{steps}"
+    page.keyboard.press("ArrowLeft")
+    assert page.locator(".replay-controls .counter").inner_text() == f"1/{steps}"
+    # as seat 1 at the deal: the others' hands are hidden (until a 亮倒 shows one)
+    page.keyboard.press("Home")
+    page.select_option(".perspective", "1")
+    assert page.locator(".seat.opp .revealed").count() == 0
+    assert page.locator(".seat.opp .backs .tile").count() == 27  # the dealer's 14 and 13
+    assert page.locator(".hand .tile").count() == 13
+    page.click(".replay-controls .last")
+    assert page.locator(".replay-controls .counter").inner_text() == f"{steps}/{steps}"
+    page.wait_for_selector(".replay-settle .settlement")
+    winners = record["result"]["winners"]
+    for w in winners:
+        assert page.locator(f'.replay-settle .winner[data-seat="{w}"]').count() == 1
+    # the end of the replay shows the record's final scores
+    page.select_option(".perspective", "all")
+    scores = page.locator(".seat .head .score").all_inner_texts()
+    deltas = record["result"]["deltas"]
+    assert sorted(scores) == sorted(("+" if d > 0 else "") + str(d) for d in deltas)
+    page.click(".replay-controls .first")
+    page.click(".replay-controls .next")
+    page.click(".replay-controls .next")
+    page.wait_for_timeout(200)
+    shot(page, "replay", "screenshot-replay.png")
+
+
+def test_client_replay_matches_the_engine(server, desktop):
+    """replaysim.js follows records exactly as the engine replays them: hands, melds, rivers,
+    claimed tiles, 亮倒 and waits, the wall and the kong money at every step."""
+    from kawuxing.sim import play_match
+
+    page, _ = desktop
+    cases = []
+    configs = [("standard", {}), ("app", {}), ("standard", {"declare_hide_triplets": True}),
+               ("capped", {"feeding_declared": "forbidden_if_safe_tile", "direct_kong_pay": 1}),
+               ("standard", {"suits": ["m", "p"], "double_win": False})]
+    for i, (preset, options) in enumerate(configs):
+        rules = RuleSet.preset(preset, **options)
+        bots = ["heuristic:3", "heuristic:2", "random"] if i % 2 else ["heuristic:2"] * 3
+        for stats in play_match(rules, bots, f"web{i}", 0, 4, keep_records=True):
+            record = stats.record
+            steps = []
+            for k in range(len(record["actions"]) + 1):
+                hand = replay(record, k)
+                steps.append({"wall": hand.wall_left, "deltas": list(hand.deltas), "seats": [
+                    {"hand": list(s.concealed), "melds": [[m.kind, m.tile] for m in s.melds],
+                     "discards": list(s.discards), "claimed": list(s.claimed),
+                     "declared": s.declared, "waits": list(s.waits)} for s in hand.seats]})
+            cases.append((record, steps))
+    verbs = Counter(a[1] for record, _ in cases for a in record["actions"])
+    assert verbs["pung"] and verbs["kong"] + verbs["concealed_kong"] + verbs["added_kong"]
+    assert any("declare" in a for record, _ in cases for a in record["actions"])
+    page.goto(server.url + "/")
+    got = page.evaluate("""async (records) => {
+        const sim = await import('/static/js/replaysim.js');
+        const shapes = await import('/static/js/shapes.js');
+        return records.map((r) => sim.simulate(r).map((j) => ({
+            wall: j.wall, deltas: j.deltas,
+            seats: j.seats.map((s) => ({hand: s.hand,
+                melds: s.melds.map((m) => [m.kind, shapes.kindOf(m.tile)]),
+                discards: s.discards.map(shapes.kindOf), claimed: s.claimed,
+                declared: s.declared, waits: s.waits.map(shapes.kindOf)}))})));
+    }""", [record for record, _ in cases])
+    for (record, steps), js in zip(cases, got):
+        assert len(js) == len(steps)
+        for k, (want, have) in enumerate(zip(steps, js)):
+            assert have == want, (k, record["actions"][k - 1] if k else None)
+    assert json.dumps(got)  # plain data
+
+
+# --- a friend joins by the shared link ----------------------------------------------------------
+
+def test_friend_joins_by_link_full_room_and_second_tab(server, browser):
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 760}) for _ in range(3)]
+    pages = [c.new_page() for c in contexts]
+    watches = [Watch(p) for p in pages]
+    a, b, c = pages
+    try:
+        a.goto(server.url + "/")
+        a.fill("input[name=nickname]", "甲")
+        a.select_option("select[name=seat1]", "human")
+        a.select_option("select[name=hands]", "1")
+        a.click(".create-btn")
+        a.wait_for_selector(".waiting")
+        link = a.locator(".share input.link").input_value()
+        code = a.locator(".share .code").inner_text()
+        assert link.endswith(f"#/join/{code}")
+        assert a.locator(".seat-list li.open").count() == 1
+        shot(a, "waiting-room")
+        # the friend opens the link: the join form comes first, with the code filled in
+        b.goto(link)
+        b.wait_for_selector(".join-card.highlight")
+        assert b.locator(".join-card input.code").input_value() == code
+        b.fill("input[name=nickname]", "乙")
+        b.click(".join-card button.primary")
+        b.wait_for_selector(".board")
+        a.wait_for_selector(".board")
+        assert a.locator('.seat.opp[data-seat="1"] .head .name').inner_text() == "乙"
+        assert b.locator('.seat.opp[data-seat="0"] .head .name').inner_text() == "甲"
+        # a third player: the room is full, and the page says so
+        c.goto(link)
+        c.fill("input[name=nickname]", "丙")
+        c.click(".join-card button.primary")
+        c.wait_for_selector(".toast.error")
+        assert "无法加入" in c.locator(".toast.error").inner_text()
+        assert "full" in c.locator(".toast.error").inner_text()
+        # the same seat opened in a second tab: the first one says so and can take it back
+        a2 = contexts[0].new_page()
+        watches.append(Watch(a2))
+        a2.goto(f"{server.url}/#/room/{code}")
+        a2.wait_for_selector(".board")
+        a.wait_for_selector('.fatal[data-reason="replaced"]')
+        a.click(".fatal button.primary")
+        a.wait_for_selector(".board")
+        a2.wait_for_selector('.fatal[data-reason="replaced"]')
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    for w in watches:
+        assert not w.errors, w.errors

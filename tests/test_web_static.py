@@ -1,0 +1,128 @@
+"""The browser client as files (no browser needed): mount_web serves it on the server's app,
+every module it imports exists, no file reaches outside the server (no CDN), and the i18n
+table has every text the code asks for, in Chinese and English, including the names of
+presets, rule options, refusal codes and meld kinds the server and engine use."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kawuxing.melds import MELD_KINDS
+from kawuxing.rules import PRESETS, RuleSet
+from kawuxing.server.app import create_app
+from kawuxing.server.config import ServerConfig
+from kawuxing.web import STATIC_DIR, mount_web
+
+JS = STATIC_DIR / "js"
+
+
+def js_files() -> dict[str, str]:
+    return {p.name: p.read_text("utf-8") for p in sorted(JS.glob("*.js"))}
+
+
+@pytest.fixture()
+def client(tmp_path):
+    app = create_app(ServerConfig(db_url=f"sqlite+aiosqlite:///{tmp_path / 'web.db'}"))
+    mount_web(app)
+    mount_web(app)  # twice is harmless
+    with TestClient(app) as c:
+        yield c
+
+
+def test_index_replaces_the_placeholder(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert "browser table is coming" not in page.text
+    assert '<script type="module" src="/static/js/main.js">' in page.text
+    assert 'href="/static/css/app.css"' in page.text
+    assert page.headers["cache-control"] == "no-cache"
+
+
+def test_static_files_and_the_api_still_served(client):
+    main = client.get("/static/js/main.js")
+    assert main.status_code == 200
+    assert "javascript" in main.headers["content-type"]
+    assert main.headers["cache-control"] == "no-cache"
+    css = client.get("/static/css/app.css")
+    assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
+    assert client.get("/static/js/nope.js").status_code == 404
+    assert client.get("/static/../__init__.py").status_code == 404
+    assert client.get("/api/health").json()["ok"] is True
+    assert client.get("/docs").status_code == 200
+    assert "/" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_every_import_exists_and_nothing_is_fetched_from_elsewhere():
+    files = js_files()
+    assert {"main.js", "i18n.js", "tiles.js", "table.js", "game.js", "conn.js", "settle.js",
+            "replay.js", "replaysim.js", "shapes.js", "lobby.js", "api.js", "store.js",
+            "ui.js"} <= set(files)
+    for name, text in files.items():
+        for target in re.findall(r"""^import .*? from '(.+?)';""", text, re.M):
+            assert target.startswith("./"), (name, target)
+            assert (JS / target[2:]).is_file(), (name, target)
+    for path in STATIC_DIR.rglob("*"):
+        if path.suffix in (".js", ".css", ".html"):
+            text = path.read_text("utf-8")
+            text = text.replace("http://www.w3.org/2000/svg", "")  # an XML namespace, no fetch
+            assert not re.search(r"https?://", text), f"{path.name} refers to another site"
+
+
+def i18n_tables() -> tuple[dict[str, str], dict[str, str]]:
+    text = (JS / "i18n.js").read_text("utf-8")
+    tables = []
+    for lang in ("zh", "en"):
+        block = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M).group(1)
+        keys = dict(re.findall(r"^  (\w+): (?:'((?:[^'\\]|\\.)*)'),?$", block, re.M))
+        lines = [ln for ln in block.splitlines() if ln.strip() and not ln.strip().startswith("//")]
+        assert len(keys) == len(lines), f"{lang}: a line of the table is not `key: 'text',`"
+        tables.append(keys)
+    return tables[0], tables[1]
+
+
+def test_i18n_has_every_key_in_both_languages():
+    zh, en = i18n_tables()
+    assert set(zh) == set(en), sorted(set(zh) ^ set(en))
+    used = set()
+    for name, text in js_files().items():
+        used |= {k for k in re.findall(r"\bt\('([a-z0-9_]+)'", text) if not k.endswith("_")}
+        if name == "table.js":  # KEYS_HELP: [key, text key]
+            block = text[text.index("KEYS_HELP = ["):text.index("];", text.index("KEYS_HELP = ["))]
+            used |= set(re.findall(r"\['[^']*', '([a-z_]+)'\]", block))
+        used |= set(re.findall(r"mk\([^\n]*'(rp_\w+)'\);", text))  # replay buttons' titles
+    missing = sorted(k for k in used if k not in zh)
+    assert not missing, missing
+    for key in list(zh):
+        assert set(re.findall(r"\{(\w+)\}", zh[key])) == set(re.findall(r"\{(\w+)\}", en[key])), key
+
+
+def test_i18n_covers_what_the_server_and_engine_name():
+    zh, _ = i18n_tables()
+    for preset in PRESETS:
+        assert f"preset_{preset}" in zh and f"preset_help_{preset}" in zh
+    for code in ("stale", "duplicate", "not_your_seat", "out_of_turn", "illegal", "bad_action",
+                 "not_playing", "storage"):  # server/protocol.py refused()
+        assert f"refused_{code}" in zh
+    for reason in ("bad_token", "no_room", "replaced", "bad_hello", "closed"):
+        assert f"fatal_{reason}" in zh
+    for kind in MELD_KINDS:
+        assert f"meld_{kind}" in zh
+    for status in ("waiting", "playing", "finished", "gone"):
+        assert f"status_{status}" in zh
+    for level in ("1", "2", "3"):
+        assert f"bot_level_{level}" in zh
+    # the rule options offered in the lobby exist in RuleSet and have a name and a help text
+    lobby = (JS / "lobby.js").read_text("utf-8")
+    names = re.findall(r"^  \['(\w+)', \[", lobby, re.M)
+    fields = {f.name for f in dataclasses.fields(RuleSet)}
+    assert names and set(names) <= fields
+    for name in names:
+        assert f"optname_{name}" in zh and f"opthelp_{name}" in zh
+    for spec in re.findall(r"'(heuristic:\d|random|human)'", lobby):
+        assert f"seatkind_{spec.replace(':', '_')}" in zh
+
