@@ -155,6 +155,8 @@ def secrets_of(hand: Hand, seat: int) -> tuple[set[str], list[list[str]]]:
         face_down = any(s.concealed[k] >= 3 for k in s.hidden)  # not konged since
         if not s.declared or face_down or (s.drawn is not None and hand.current == i):
             strings.add(format_tiles(s.concealed_tiles()))
+    # another hand can equal the seat's own tile for tile (seen once): that string is no secret
+    strings.discard(format_tiles(hand.seats[seat].concealed_tiles()))
     rest = hand.draws[len(hand.draws) - hand.wall_left:]
     if len(rest) >= 4:
         strings.add(format_tiles(rest))
