@@ -14,7 +14,7 @@ mounted with kawuxing.web.mount_web.
 - replays: the list, stepping forward and back, every hand face up or one seat's view; and the
   client's replay of records checked step by step against the engine's replay.
 
-Screenshots go to artifacts/ and one of each to docs/. Skipped when Playwright or
+Screenshots go to artifacts/; with KAWUXING_UPDATE_DOCS=1 one of each is copied to docs/. Skipped when Playwright or
 /usr/bin/chromium is missing.
 """
 
@@ -60,7 +60,7 @@ def shot(page, name: str, docs_name: str | None = None, full_page: bool = False)
                                    " min-height: 100%; overflow: visible !important; }")
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page, animations="disabled")
-    if docs_name:
+    if docs_name and os.environ.get("KAWUXING_UPDATE_DOCS"):  # refresh the README's pictures
         DOCS.mkdir(exist_ok=True)
         shutil.copyfile(path, DOCS / docs_name)
 
