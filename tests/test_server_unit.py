@@ -128,3 +128,17 @@ def test_serve_command_line():
         assert option in result.output
     result = runner.invoke(app, ["serve", "--db", "mysql://u@h/d"])
     assert result.exit_code == 2 and "only sqlite and postgresql" in result.output
+
+
+def test_serve_refuses_a_port_in_use_before_opening_the_database():
+    """`kawuxing serve` on a busy port: one error, exit 2, before touching the database."""
+    import socket
+
+    from kawuxing.cli_serve import _cannot_listen
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert "in use" in (_cannot_listen("127.0.0.1", port) or "")
+    assert _cannot_listen("127.0.0.1", port) is None

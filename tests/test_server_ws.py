@@ -432,3 +432,26 @@ def test_page_and_docs(srv):
     assert urllib.request.urlopen(f"{srv.url}/docs").status == 200
     schema = json.loads(urllib.request.urlopen(f"{srv.url}/openapi.json").read())
     assert "/api/rooms" in schema["paths"]
+
+
+def test_hostile_http_input_is_a_clean_422(srv):
+    """Found by a fresh-clone hostile test: no 500 and no unbounded work from one request."""
+    import urllib.request
+
+    req = urllib.request.Request(f"{srv.url}/api/rooms", data=b'{"nickname": "\\ud800x"}',
+                                 headers={"content-type": "application/json"}, method="POST")
+    try:
+        urllib.request.urlopen(req)
+        raise AssertionError("a lone surrogate was accepted")
+    except urllib.error.HTTPError as err:
+        assert err.code == 422  # was 500: the default handler could not encode the echo
+    status, _ = http("GET", f"{srv.url}/api/hands?offset=99999999999999999999")
+    assert status == 422  # was 500: too large for SQLite
+    status, _ = http("GET", f"{srv.url}/api/hands/abc/99999999999999999999")
+    assert status == 422
+    status, out = http("POST", f"{srv.url}/api/rooms",
+                       {"seats": ["random"] * 3, "options": {"hands_per_match": 100000}})
+    assert status == 422 and "hands" in json.dumps(out)  # the 1-64 limit cannot be bypassed
+    status, out = http("POST", f"{srv.url}/api/rooms",
+                       {"options": {"piao_choices": list(range(2000))}})
+    assert status == 422 and "piao_choices" in json.dumps(out)  # R11.1 choices are bounded

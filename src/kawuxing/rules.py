@@ -112,6 +112,9 @@ class RuleSet:
                 len(set(piao)) != len(piao):
             raise RulesError(f"option piao_choices: {list(piao)!r} must be distinct whole "
                              "numbers >= 0 (R11.1)")
+        if len(piao) > 10 or any(p > 1000 for p in piao):
+            raise RulesError(f"option piao_choices: at most 10 choices of at most 1000 each "
+                             f"(R11.1), got {len(piao)}")
         object.__setattr__(self, "piao_choices", piao)
 
     def __hash__(self) -> int:

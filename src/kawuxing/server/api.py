@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from .room import RoomError
@@ -86,6 +86,9 @@ async def health(request: Request) -> dict:
 async def create_room(body: CreateRoom, request: Request) -> dict:
     """Create a room. Returns ``code`` (share it), and with ``nickname`` your ``seat`` and
     secret ``token`` (keep it: it reclaims the seat). 422 for bad rules, seats or times."""
+    if body.options and "hands_per_match" in body.options:
+        raise HTTPException(422, "set the number of hands with 'hands' (1-64), not "
+                                 "options.hands_per_match")
     try:
         return await _manager(request).create_room(**body.model_dump())
     except RoomError as exc:
@@ -135,7 +138,7 @@ async def seat_to_bot(code: str, seat: int, request: Request,
 
 @router.get("/api/hands")
 async def list_hands(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                     offset: Annotated[int, Query(ge=0)] = 0,
+                     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
                      match: str | None = None) -> dict:
     """Ended hands, newest first (``match`` filters by match id)."""
     rows = await _manager(request).store.list_hands(limit, offset, match)
@@ -143,7 +146,8 @@ async def list_hands(request: Request, limit: Annotated[int, Query(ge=1, le=500)
 
 
 @router.get("/api/hands/{match_id}/{number}")
-async def get_hand(match_id: str, number: int, request: Request) -> dict:
+async def get_hand(match_id: str, number: Annotated[int, Path(ge=0, le=10**6)],
+                   request: Request) -> dict:
     """The full record of an ended hand (kawuxing-hand format: replay it with
     ``kawuxing replay`` or :func:`kawuxing.records.replay`). 409 while it is played."""
     found = await _manager(request).store.hand_record(match_id, number)
@@ -156,7 +160,7 @@ async def get_hand(match_id: str, number: int, request: Request) -> dict:
 
 @router.get("/api/matches")
 async def list_matches(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                       offset: Annotated[int, Query(ge=0)] = 0) -> dict:
+                       offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict:
     """Matches, newest first: players, status, totals."""
     return {"matches": await _manager(request).store.list_matches(limit, offset)}
 

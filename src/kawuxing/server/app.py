@@ -7,6 +7,11 @@ rooms, finishes queued writes and closes the database.
 
 from __future__ import annotations
 
+import json
+
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+
 import asyncio
 import gc
 import logging
@@ -54,6 +59,14 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
                               "at /ws/{code} (docs/protocol.md).")
     app.include_router(router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
+    app.add_exception_handler(RequestValidationError, _validation_error)
     from ..web import mount_web  # the browser table at / and /static
     mount_web(app)
     return app
+
+
+async def _validation_error(request, exc: RequestValidationError) -> Response:
+    """422 with the validation errors as ASCII JSON, so that input the default handler cannot
+    encode (a lone surrogate echoed back) is still a clean 422, never a 500."""
+    body = json.dumps({"detail": exc.errors()}, default=str, ensure_ascii=True)
+    return Response(body, status_code=422, media_type="application/json")
