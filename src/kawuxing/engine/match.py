@@ -10,21 +10,26 @@ from .hand import Hand
 
 
 class Match:
-    """``rules.hands_per_match`` hands (R12.1). ``scores`` are running totals in base units.
+    """``rules.hands_per_match`` hands (R12.1); :meth:`totals` gives the running scores (base units).
 
     ``seed`` makes the whole match reproducible (each hand is shuffled with ``f"{seed}/{n}"``);
     without it the first dealer and every wall come from the OS CSPRNG (R2.1, R3.1).
     ``piao`` pre-sets every seat's 漂 for all hands (otherwise each hand opens with a piao
-    phase when the rules have ``piao_choices``).
+    phase when the rules have ``piao_choices``). ``walls`` gives the walls of the first hands
+    (tests, replays); ``hands`` continues a match whose hands so far were rebuilt elsewhere
+    (e.g. from records) instead of dealing a first hand.
     """
 
     def __init__(self, rules: RuleSet, seed: int | str | None = None,
-                 piao: list[int] | None = None) -> None:
+                 piao: list[int] | None = None, walls: list[list[int]] | None = None,
+                 hands: list[Hand] | None = None) -> None:
         self.rules = rules
         self.seed = seed
         self.piao = piao
-        self.scores = [0, 0, 0]
-        self.hands: list[Hand] = []
+        self.walls = list(walls or [])
+        self.hands: list[Hand] = list(hands or [])
+        if self.hands:
+            return
         if rules.first_dealer == "seat0":
             dealer = 0
         elif seed is None:
@@ -48,11 +53,13 @@ class Match:
         return None if self.seed is None else f"{self.seed}/{number}"
 
     def _start(self, dealer: int) -> None:
-        self.hands.append(Hand.deal(self.rules, dealer, self.hand_seed(len(self.hands)),
+        n = len(self.hands)
+        wall = self.walls[n] if n < len(self.walls) else None
+        self.hands.append(Hand.deal(self.rules, dealer, self.hand_seed(n), wall=wall,
                                     piao=self.piao))
 
     def next_hand(self) -> Hand:
-        """Add the ended hand's deltas to the scores and deal the next hand; the dealer is the
+        """Deal the next hand once the one in play has ended; its dealer is the
         one R2.2 chose. Raises ``RuntimeError`` if the hand is not over or the match is."""
         if not self.hand.ended:
             raise RuntimeError("the hand in play has not ended")
