@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from kawuxing.rules import RuleSet
-from kawuxing.tiles import COPIES, kinds_for_suits
+from kawuxing.tiles import COPIES, kinds_for_suits, parse_tiles, tile_str
+
+KIND = {tile_str(k): k for k in range(30)}
 
 
 def make_wall(rules: RuleSet, seed: int, clumpy: bool) -> list[int]:
@@ -23,3 +26,17 @@ def make_wall(rules: RuleSet, seed: int, clumpy: bool) -> list[int]:
         i += n
     rng.shuffle(blocks)
     return [t for b in blocks for t in b]
+
+
+def tiles_in_view(view: dict) -> Counter:
+    """The tiles a seat view (``views.seat_view``) names: own hand, the river (not taken), melds, revealed hands."""
+    named: Counter = Counter(parse_tiles(view["hand"]))
+    for entry in view["seats"]:
+        named.update(KIND[t] for t, taken in zip(entry["discards"], entry["claimed"])
+                     if not taken)
+        for m in entry["melds"]:
+            if m["tile"] is not None:
+                named[KIND[m["tile"]]] += 3 if m["kind"] == "pung" else 4
+        if entry["seat"] != view["seat"] and "revealed" in entry:
+            named.update(parse_tiles(entry["revealed"]))
+    return named

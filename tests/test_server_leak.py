@@ -41,7 +41,8 @@ from kawuxing.server.config import ServerConfig
 from kawuxing.server.db import Store
 from kawuxing.server.manager import RoomManager
 from kawuxing.server.testing import choose
-from kawuxing.tiles import format_tiles, parse_tiles, tile_str
+from kawuxing.tiles import format_tiles, tile_str
+from helpers import tiles_in_view
 
 HANDS = int(os.environ.get("KAWUXING_LEAK_HANDS", "1000"))
 HANDS_PER_ROOM = 8
@@ -99,20 +100,6 @@ def visible_tiles(hand, seat: int) -> Counter:
     if hand.phase == ROB and pending.seat != seat and not ended:
         seen[pending.tile] += 1  # R7.4: the tile being added is shown on the table
     return +seen
-
-
-def tiles_in_view(view: dict) -> Counter:
-    """The tiles a view names: own hand, the river (not taken), melds, revealed hands."""
-    named: Counter = Counter(parse_tiles(view["hand"]))
-    for entry in view["seats"]:
-        named.update(KIND[t] for t, taken in zip(entry["discards"], entry["claimed"])
-                     if not taken)
-        for m in entry["melds"]:
-            if m["tile"] is not None:
-                named[KIND[m["tile"]]] += 3 if m["kind"] == "pung" else 4
-        if entry["seat"] != view["seat"] and "revealed" in entry:
-            named.update(parse_tiles(entry["revealed"]))
-    return named
 
 
 def walk(value, keys: set, strings: list, lists: list) -> None:

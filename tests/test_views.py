@@ -32,7 +32,7 @@ from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.melds import Meld
 from kawuxing.rules import PRESETS, RuleSet
 from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
-from helpers import make_wall
+from helpers import make_wall, tiles_in_view
 
 OPTIONS = {
     "declare_hide_triplets": [False, True],
@@ -103,20 +103,6 @@ def visible_tiles(hand: Hand, seat: int) -> Counter:
 
 
 KIND = {tile_str(k): k for k in range(30)}
-
-
-def tiles_in_view(view: dict) -> Counter:
-    """The tiles a view names: own hand, the river (not taken), melds, revealed hands."""
-    named: Counter = Counter(parse_tiles(view["hand"]))
-    for entry in view["seats"]:
-        named.update(KIND[t] for t, taken in zip(entry["discards"], entry["claimed"])
-                     if not taken)
-        for m in entry["melds"]:
-            if m["tile"] is not None:
-                named[KIND[m["tile"]]] += 3 if m["kind"] == "pung" else 4
-        if entry["seat"] != view["seat"] and "revealed" in entry:
-            named.update(parse_tiles(entry["revealed"]))
-    return named
 
 
 def strings_in(value: object) -> list[str]:
