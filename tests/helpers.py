@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from kawuxing.engine import Hand
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import COPIES, kinds_for_suits, parse_tiles, tile_str
 
@@ -40,3 +41,9 @@ def tiles_in_view(view: dict) -> Counter:
         if entry["seat"] != view["seat"] and "revealed" in entry:
             named.update(parse_tiles(entry["revealed"]))
     return named
+
+
+def auto_pass(hand: Hand) -> None:
+    """R13.2: the seats whose only answer to the tile on the table is ``pass`` (no option)
+    are passed for, as the server does once the window's minimum is over."""
+    hand.pass_idle()

@@ -26,6 +26,8 @@ from kawuxing.rules import RuleSet
 from kawuxing.shapes import shanten
 from kawuxing.tiles import COPIES, counts_of, kinds_for_suits, parse_tile, parse_tiles
 
+from helpers import auto_pass
+
 P = parse_tiles
 T = parse_tile
 RULES = RuleSet.preset()
@@ -133,7 +135,7 @@ def test_agents_choose_alike_in_twin_hands():
                 assert x.act(obs[0], legal[0]) == y.act(obs[1], legal[1])
             chosen = [p.act(o, lg) for p, o, lg in zip(players, obs, legal)]
             assert chosen[0] == chosen[1]
-            decisions.append((hands[0].phase, chosen[0]))
+            decisions.append((hands[0].phase, chosen[0], len(legal[0])))
             for h in hands:
                 h.apply(chosen[0])
         else:
@@ -143,10 +145,15 @@ def test_agents_choose_alike_in_twin_hands():
                     h.apply(Action(seat, PASS) if h.phase in (CLAIM, ROB)
                             else Action(seat, DISCARD, h.seats[seat].drawn))
     # the script goes through claims (pung, pass), 亮倒 and a win, the same in both twins
-    verbs = [a.verb for _, a in decisions]
+    verbs = [a.verb for _, a, _ in decisions]
     assert verbs.count(PUNG) == 2 and PASS in verbs and verbs[-1] == WIN
-    assert any(a.declare for _, a in decisions)
-    assert sum(phase == CLAIM for phase, _ in decisions) == 3
+    assert any(a.declare for _, a, _ in decisions)
+    # R13.2: seat 1 answers a window after each of the 17 discards of seats 0 and 2; in 3 of
+    # them it had an option (more than ``pass``)
+    others = sum(e["type"] == "discard" and e["seat"] != TWIN_SEAT for e in hands[0].events)
+    assert others == 17
+    assert sum(phase == CLAIM for phase, _, _ in decisions) == others
+    assert sum(phase == CLAIM and n > 1 for phase, _, n in decisions) == 3
     assert hands[1].ended and hands[0].winners == hands[1].winners == [TWIN_SEAT]
     assert hands[0].deltas == hands[1].deltas
 
@@ -298,6 +305,8 @@ def _hidden_from(hand: Hand, seat: int) -> list[int]:
                 shown[k] -= min(3, shown[k])
             if hand.current == other and s.drawn is not None and hand.phase == TURN:
                 shown[s.drawn] -= 1
+            if hand.phase == ROB and hand.pending.seat == other:
+                shown[hand.pending.tile] -= 1  # on the table, not in the shown hand
         for k in range(30):
             hidden[k] += s.concealed[k] - shown[k]
         if hand.phase == ROB and hand.pending.seat == other:
@@ -355,6 +364,7 @@ def test_robbing_a_declared_players_kong_counts_the_tile_once():
                    Action(0, DISCARD, T("7z"), True), Action(1, DISCARD, T("8p")),
                    Action(2, DISCARD, T("8p")), Action(0, ADDED_KONG, T("3p"))):
         hand.apply(action)
+        auto_pass(hand)  # R13.2: seats with no option pass each window
     assert hand.phase == ROB and hand.legal_actions(2) == [Action(2, WIN), Action(2, PASS)]
     for seat in (1, 2):
         obs = observe(hand, seat)

@@ -18,6 +18,8 @@ from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import parse_tile, parse_tiles
 
+from helpers import auto_pass
+
 ANSWERS = (WIN, PUNG, KONG, PASS)
 
 
@@ -54,6 +56,7 @@ def act(hand: Hand, seat: int, verb: str, tile: str | None = None, declare: bool
     assert action in hand.legal_actions(seat), (str(action), [str(a) for a in
                                                              hand.legal_actions(seat)])
     events = hand.apply(action)
+    auto_pass(hand)
     assert hand.tiles_accounted() == 39 + len(hand.draws)
     assert sum(hand.deltas) == 0
     return events

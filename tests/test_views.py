@@ -32,7 +32,7 @@ from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.melds import Meld
 from kawuxing.rules import PRESETS, RuleSet
 from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
-from helpers import make_wall, tiles_in_view
+from helpers import auto_pass, make_wall, tiles_in_view
 
 OPTIONS = {
     "declare_hide_triplets": [False, True],
@@ -332,6 +332,7 @@ def test_declared_players_tile_just_drawn_is_not_shown():
     for seat, tile, declare in [(0, "7z", False), (1, "9p", True), (2, "5z", False),
                                 (0, "2p", False)]:
         hand.apply(Action(seat, DISCARD, parse_tiles(tile)[0], declare))
+        auto_pass(hand)
     assert hand.current == 1 and hand.seats[1].drawn == parse_tiles("1p")[0]
     for seat in (0, 2):
         assert seat_view(hand, seat)["seats"][1]["revealed"] == "123456p 22278s 55z"

@@ -2,7 +2,9 @@
 
 Each action is ``[seat, verb]``, ``[seat, verb, tile]`` or ``[seat, "discard", tile,
 "declare"]``. Draws happen by themselves; when the next action does not answer the discard or
-kong on the table, every seat still holding an option on it passes.
+kong on the table, every seat still holding an option on it passes. Every discard opens a
+claim window for both other seats (R13.2): a seat with no option may pass (a no-op), and is
+passed for when the actions end or one is refused.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def run_game_case(case: dict) -> dict:
         except IllegalAction:
             rejected = index
             break
+    hand.pass_idle()  # R13.2: seats with no option on the tile left on the table pass
     out: dict = {"end": hand.result or "open", "rejected": rejected, "deltas": hand.deltas}
     if hand.ended:
         out["next_dealer"] = hand.next_dealer

@@ -40,6 +40,8 @@ class WinningHand:
       the discarder's kong (杠上炮). ``last_tile``: the last tile of the wall or the last discard
       (R5, 海底). ``declared``: the winner had declared 亮倒 (R8). ``discarder_declared``: the
       player who discarded (or whose kong was robbed) had declared 亮倒 too (R8.5).
+    - ``hidden``: kinds of concealed triplets kept face down at 亮倒 (R8.6): each is a fixed
+      pung, never split, so only readings that hold it as a pung count.
     """
 
     concealed: tuple[int, ...]
@@ -50,6 +52,7 @@ class WinningHand:
     last_tile: bool = False
     declared: bool = False
     discarder_declared: bool = False
+    hidden: tuple[int, ...] = ()
 
     def validate(self, rules: RuleSet) -> None:
         """Raise :class:`ScoringError` if the hand cannot exist under ``rules`` (R1.1)."""
@@ -85,6 +88,14 @@ class WinningHand:
             if self.after_kong or self.last_tile:
                 raise ScoringError("robbing_kong goes with neither after_kong nor last_tile: a kong"
                                    " needs a tile left in the wall (R5.2, R7.4)")
+        concealed = counts_of(self.concealed)
+        for kind in self.hidden:
+            if not isinstance(kind, int) or not 0 <= kind < NUM_KINDS or concealed[kind] < 3 \
+                    or self.hidden.count(kind) > 1:
+                raise ScoringError(f"hidden triplet {kind!r}: must be a kind held three times in "
+                                   "the concealed tiles, once (R8.6)")
+        if self.hidden and not self.declared:
+            raise ScoringError("hidden triplets are kept face down only by a declared hand (R8.6)")
         if self.win_by == SELF_DRAW and self.discarder_declared:
             raise ScoringError("discarder_declared goes with a win on another player's tile, not "
                                "a self-draw (R8.5)")
@@ -175,7 +186,7 @@ def score_hand(hand: WinningHand, rules: RuleSet) -> HandValue:
     hand.validate(rules)
     counts = counts_of(hand.concealed)
     counts[hand.win_tile] += 1
-    found = readings(counts)
+    found = [r for r in readings(counts) if _keeps_hidden(r, hand.hidden)]
     if not found:
         return HandValue(False, "not a winning hand: the tiles are not four sets and a pair, nor"
                                 " seven pairs (R7.1)", None, win_by=hand.win_by)
@@ -199,6 +210,15 @@ def score_hand(hand: WinningHand, rules: RuleSet) -> HandValue:
                                 "(R7.3)")
     return HandValue(legal, reason, reading, tuple(pats), raw, capped, cap,
                      rules.base * capped, bao_hu, hand.win_by)
+
+
+def _keeps_hidden(reading: Reading, hidden: tuple[int, ...]) -> bool:
+    """R8.6: a face-down triplet is a fixed pung, so a reading must hold each as a pung (a
+    seven-pairs reading holds none)."""
+    if not hidden:
+        return True
+    pungs = {s.tile for s in reading.sets if s.kind == "pung"}
+    return not reading.seven_pairs and all(k in pungs for k in hidden)
 
 
 def _patterns(hand: WinningHand, reading: Reading, counts: list[int],

@@ -39,7 +39,9 @@ def play_match(rules: RuleSet, bots: list[str], seed: int | str, number: int, ha
     match_seed = f"{seed}/{number}"
     rules = rules.with_options(hands_per_match=max(hands, 1))
     agents = [make_agent(spec, f"{match_seed}/{seat}") for seat, spec in enumerate(bots)]
-    match = Match(rules, match_seed, piao=None if rules.piao_choices else [0, 0, 0])
+    # the fast path: no view leaves the process, so windows open only on an option (R13.2)
+    match = Match(rules, match_seed, piao=None if rules.piao_choices else [0, 0, 0],
+                  windows=False)
     out = []
     while True:
         hand = match.hand

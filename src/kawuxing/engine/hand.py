@@ -22,11 +22,10 @@ from ..melds import PUNG as PUNG_MELD
 from ..melds import Meld
 from ..rules import RuleSet
 from ..scoring import HandValue, Transfer, win_transfers
-from ..shapes import waits
 from ..tiles import COPIES, format_tiles, kinds_for_suits, tile_str
 from . import legal
-from .actions import (CONCEALED_KONG, DISCARD, KONG, PIAO, PUNG, WIN, Action, IllegalAction,
-                      malformed)
+from .actions import (CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
+                      IllegalAction, malformed)
 from .state import CLAIM, ENDED, PIAO_PHASE, ROB, TURN, Pending, SeatState
 
 
@@ -44,12 +43,16 @@ class Hand:
     """
 
     def __init__(self, rules: RuleSet, dealer: int, hands: list[list[int]], draws: list[int],
-                 piao: list[int] | None = None) -> None:
+                 piao: list[int] | None = None, windows: bool = True) -> None:
         """Start a hand from explicit tiles: ``hands`` = three lists of 13 kinds (seats 0-2),
         ``draws`` = the order tiles will be drawn, the dealer's 14th first (R3).
 
         ``piao``: each seat's 漂 if already chosen (R11.1); with ``rules.piao_choices`` and no
-        ``piao`` the hand opens with a piao phase. Raises ``ValueError`` for bad tiles: not 13
+        ``piao`` the hand opens with a piao phase. ``windows`` (R13.2): every discard, and
+        every added kong when robbing is on, opens a claim window in which both other seats
+        answer (``pass`` is the only legal answer of a seat with no option), so that no view
+        shows who could claim; ``False`` is the fast path for self-play, where a window opens
+        only when some seat holds an option and no view leaves the process. Raises ``ValueError`` for bad tiles: not 13
         a hand, a fifth copy, a kind not in play, a bad dealer or piao.
         """
         if type(dealer) is not int or dealer not in (0, 1, 2):
@@ -74,6 +77,7 @@ class Hand:
                 raise ValueError(f"piao: each must be one of {list(rules.piao_choices)} (R11.1)")
         self.rules = rules
         self.dealer = dealer
+        self.windows = windows
         self.seats = [SeatState(_counts(h)) for h in hands]
         self.initial_hands = [list(h) for h in hands]
         self.initial_piao = list(piao) if piao is not None else None
@@ -109,7 +113,8 @@ class Hand:
 
     @classmethod
     def deal(cls, rules: RuleSet, dealer: int, seed: int | str | None = None,
-             wall: list[int] | None = None, piao: list[int] | None = None) -> Hand:
+             wall: list[int] | None = None, piao: list[int] | None = None,
+             windows: bool = True) -> Hand:
         """Shuffle and deal (R3.1): 4-4-4 from the dealer, then 1 each; the rest is the wall.
 
         ``wall``: the 84 tiles in order (for replays and tests); else shuffled by
@@ -124,7 +129,7 @@ class Hand:
             for i in range(3):
                 hands[(dealer + i) % 3] += wall[pos:pos + size]
                 pos += size
-        return cls(rules, dealer, hands, wall[pos:], piao)
+        return cls(rules, dealer, hands, wall[pos:], piao, windows)
 
     # --- reading the state -------------------------------------------------------------
     @property
@@ -168,19 +173,40 @@ class Hand:
             return [i for i, s in enumerate(self.seats) if s.piao is None]
         return []
 
+    def idle_seats(self) -> list[int]:
+        """Seats answering the tile on the table that hold no option: ``pass`` is their only
+        legal action (R13.2); the server passes for them once the window's minimum is over."""
+        if self.phase not in (CLAIM, ROB):
+            return []
+        return [s for s in self.to_act() if not self.pending.options[s]]
+
     # --- acting --------------------------------------------------------------------------
+    def pass_idle(self) -> list[dict]:
+        """Pass for every seat of :meth:`idle_seats` (R13.2: a seat with no option is passed
+        for automatically); returns the events, e.g. the next draw once the window closes."""
+        events: list[dict] = []
+        for seat in self.idle_seats():
+            if self.phase in (CLAIM, ROB):
+                events += self.apply(Action(seat, PASS))
+        return events
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (reason and rule) unless ``action`` is legal now, as
+        :meth:`apply` would; changes nothing. ``TypeError`` for a non-Action."""
+        if not isinstance(action, Action):
+            raise TypeError(f"expected an Action, got {type(action).__name__}")
+        if malformed(action) or action not in self.legal_actions(action.seat):
+            reason, rule = legal.why_illegal(self, action)
+            raise IllegalAction(action, reason, rule)
+
     def apply(self, action: Action) -> list[dict]:
         """Apply one action; returns the events it caused (full, unfiltered).
 
         Raises :class:`IllegalAction` naming the rule that refuses it; the state is then
         exactly as before.
         """
-        if not isinstance(action, Action):
-            raise TypeError(f"expected an Action, got {type(action).__name__}")
+        self.check(action)
         seat = action.seat
-        if malformed(action) or action not in self.legal_actions(seat):
-            reason, rule = legal.why_illegal(self, action)
-            raise IllegalAction(action, reason, rule)
         self._legal = {}
         start = len(self.events)
         self.actions.append(action)
@@ -238,8 +264,8 @@ class Hand:
                     "after_kong": after_kong})
         if declare:
             s.declared = True
-            s.waits = tuple(waits(s.concealed, s.held()))
             s.hidden = tuple(hidden)
+            s.waits = legal.live_waits(s)
             self.declare_order.append(seat)
             shown = list(s.concealed)
             for k in s.hidden:
@@ -248,11 +274,19 @@ class Hand:
                         "hidden": len(s.hidden), "waits": [tile_str(w) for w in s.waits]})
         last = self.wall_left == 0
         options, values = legal.claim_options(self, seat, tile, False, after_kong, last)
+        self._open_window(seat, options)
         self.pending = Pending(seat, tile, False, after_kong, last, options, values)
         if options:
             self.phase = CLAIM
         else:
             self._no_claim()
+
+    def _open_window(self, seat: int, options: dict[int, list[str]]) -> None:
+        """R13.2: with ``windows`` both other seats answer every discard (or added kong that
+        could be robbed); a seat with no option gets an empty list: ``pass`` only."""
+        if self.windows:
+            for other in ((seat + 1) % 3, (seat + 2) % 3):
+                options.setdefault(other, [])
 
     def _no_claim(self) -> None:
         """Nobody took the tile on the table: next player draws, or 荒庄 (R4.4, R5.5)."""
@@ -316,6 +350,7 @@ class Hand:
         s = self.seats[seat]
         s.concealed[tile] -= 3
         s.melds.append(Meld(EXPOSED_MELD, tile))
+        self._melds_changed(s, tile)
         self.chain = self.chain + 1 if pending.after_kong else 1
         self._emit({"type": "kong", "seat": seat, "kind": EXPOSED_MELD, "tile": tile_str(tile),
                     "from": pending.seat})
@@ -329,6 +364,7 @@ class Hand:
         s = self.seats[seat]
         s.concealed[tile] -= 4
         s.melds.append(Meld(CONCEALED_MELD, tile))
+        self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
         self._emit({"type": "kong", "seat": seat, "kind": CONCEALED_MELD, "tile": tile_str(tile)})
         self._kong_money(seat, [o for o in range(3) if o != seat], 2, "暗杠 concealed kong", "R6.1")
@@ -344,6 +380,7 @@ class Hand:
         values: dict = {}
         if self.rules.robbing_kong:
             options, values = legal.claim_options(self, seat, tile, True, False, False)
+            self._open_window(seat, options)
         self.pending = Pending(seat, tile, True, False, False, options, values)
         if options:
             self.phase = ROB
@@ -355,11 +392,24 @@ class Hand:
         s.concealed[tile] -= 1
         index = next(i for i, m in enumerate(s.melds) if m.kind == PUNG_MELD and m.tile == tile)
         s.melds[index] = Meld(ADDED_MELD, tile)
+        self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
         self._emit({"type": "kong", "seat": seat, "kind": ADDED_MELD, "tile": tile_str(tile)})
         self._kong_money(seat, [o for o in range(3) if o != seat], 1, "补杠 added kong", "R6.2")
         s.kong_turn = True
         self._draw(seat, replacement=True)
+
+    def _melds_changed(self, s: SeatState, tile: int) -> None:
+        """After a kong of ``tile``: a face-down triplet of it is now the kong (R8.6), and a
+        declared hand's waits are those of the hand as it is now (R8.1): a ``waits`` event
+        tells everyone when they changed."""
+        if tile in s.hidden:
+            s.hidden = tuple(k for k in s.hidden if k != tile)
+        if s.declared:
+            before, s.waits = s.waits, legal.live_waits(s)
+            if s.waits != before:
+                self._emit({"type": "waits", "seat": self.seats.index(s),
+                            "waits": [tile_str(w) for w in s.waits]})
 
     def _kong_money(self, konger: int, payers: list[int], money: int, what: str,
                     rule: str) -> None:

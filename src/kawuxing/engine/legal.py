@@ -58,13 +58,13 @@ def _turn_actions(hand: Hand, seat: int) -> list[Action]:
 def self_draw_value(hand: Hand, seat: int) -> HandValue | None:
     """The value of a self-drawn win (R7.2) if ``seat`` may declare one now, else None."""
     s = hand.seats[seat]
-    if s.drawn is None or not is_win(s.concealed):
+    if s.drawn is None or not is_win(fixed_counts(s.concealed, s.hidden)):
         return None
     counts = list(s.concealed)
     counts[s.drawn] -= 1
     value = score_hand(WinningHand(_tiles(counts), s.drawn, SELF_DRAW, tuple(s.melds),
                                    after_kong=s.replacement, last_tile=hand.wall_left == 0,
-                                   declared=s.declared), hand.rules)
+                                   declared=s.declared, hidden=s.hidden), hand.rules)
     return value if value.legal else None
 
 
@@ -152,16 +152,35 @@ def _hide_choices(counts: list[int], melds: int, held: list[int],
     return out
 
 
+def fixed_counts(concealed: list[int], hidden: tuple[int, ...]) -> list[int]:
+    """The concealed counts (30 ints) without the face-down triplets of R8.6, which are fixed
+    pungs: the part of the hand that readings, waits and the win check may rearrange."""
+    if not hidden:
+        return concealed
+    counts = list(concealed)
+    for kind in hidden:
+        counts[kind] -= 3
+    return counts
+
+
+def live_waits(s: SeatState) -> tuple[int, ...]:
+    """R8.1: the waits of a (declared) player's concealed hand as it is now: kinds that would
+    complete it, face-down triplets kept whole (R8.6), kinds whose four copies the player holds
+    left out. Recomputed whenever the hand or its melds change."""
+    return tuple(waits(fixed_counts(s.concealed, s.hidden), s.held()))
+
+
 def _waits_kept(s: SeatState, kind: int, n: int) -> bool:
     """R8.3: after taking ``n`` of ``kind`` from the concealed hand into a kong, the declared
-    player's waits are exactly as before. The kong holds all four copies (a 直杠 takes the
-    discard too), so ``kind`` is no longer a wait (R8.1), whether the kong is concealed or
-    exposed."""
+    player's waits are exactly those it has now (:func:`live_waits`, not those of the
+    declaration). The kong holds all four copies (a 直杠 takes the discard too), so ``kind``
+    is no longer a wait (R8.1); a face-down triplet of ``kind`` becomes that kong (R8.6)."""
     s.concealed[kind] -= n
     try:
         held = s.held()
         held[kind] += 4
-        return tuple(waits(s.concealed, held)) == s.waits
+        hidden = tuple(k for k in s.hidden if k != kind)
+        return tuple(waits(fixed_counts(s.concealed, hidden), held)) == s.waits
     finally:
         s.concealed[kind] += n
 
@@ -206,13 +225,14 @@ def win_value(hand: Hand, seat: int, tile: int, win_by: str, after_kong: bool, l
     s = hand.seats[seat]
     s.concealed[tile] += 1
     try:
-        if not is_win(s.concealed):
+        if not is_win(fixed_counts(s.concealed, s.hidden)):
             return None
     finally:
         s.concealed[tile] -= 1
     value = score_hand(WinningHand(_tiles(s.concealed), tile, win_by, tuple(s.melds),
                                    after_kong=after_kong, last_tile=last, declared=s.declared,
-                                   discarder_declared=discarder_declared), hand.rules)
+                                   discarder_declared=discarder_declared, hidden=s.hidden),
+                       hand.rules)
     return value if value.legal else None
 
 
@@ -247,7 +267,7 @@ def why_illegal(hand: Hand, action: Action) -> tuple[str, str]:
         pending = hand.pending
         if action.seat == pending.seat:
             return "waiting for the other players to answer your tile", "R4.3"
-        if action.seat in pending.answers:
+        if action.seat in pending.answers and verb in pending.options[action.seat] + [PASS]:
             return "this seat already answered", "R4.3"
         if verb not in (WIN, PUNG, KONG, PASS):
             return "answer the tile on the table first (win, pung, kong or pass)", "R4.3"

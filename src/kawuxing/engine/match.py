@@ -17,13 +17,15 @@ class Match:
     ``piao`` pre-sets every seat's 漂 for all hands (otherwise each hand opens with a piao
     phase when the rules have ``piao_choices``). ``walls`` gives the walls of the first hands
     (tests, replays); ``hands`` continues a match whose hands so far were rebuilt elsewhere
-    (e.g. from records) instead of dealing a first hand.
+    (e.g. from records) instead of dealing a first hand. ``windows``: every hand opens a
+    claim window after every discard (R13.2, see :class:`Hand`); ``False`` for self-play.
     """
 
     def __init__(self, rules: RuleSet, seed: int | str | None = None,
                  piao: list[int] | None = None, walls: list[list[int]] | None = None,
-                 hands: list[Hand] | None = None) -> None:
+                 hands: list[Hand] | None = None, windows: bool = True) -> None:
         self.rules = rules
+        self.windows = windows
         self.seed = seed
         self.piao = piao
         self.walls = list(walls or [])
@@ -56,7 +58,7 @@ class Match:
         n = len(self.hands)
         wall = self.walls[n] if n < len(self.walls) else None
         self.hands.append(Hand.deal(self.rules, dealer, self.hand_seed(n), wall=wall,
-                                    piao=self.piao))
+                                    piao=self.piao, windows=self.windows))
 
     def next_hand(self) -> Hand:
         """Deal the next hand once the one in play has ended; its dealer is the
