@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from . import cli_bots, cli_game, cli_serve
+from . import cli_bots, cli_game, cli_serve, cli_verify
 from .cli_util import fail, out, rules_from
 from .cases import run_case
 from .melds import Meld
@@ -144,6 +144,7 @@ def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl 
 
 app.command()(cli_game.replay)
 app.command()(cli_game.selfplay)
+app.command()(cli_verify.verify)
 app.command()(cli_bots.hint)
 app.command()(cli_bots.simulate)
 app.command()(cli_serve.serve)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.table import Table
 
+from . import fairness
 from .engine import Hand
 from .engine.views import seat_view
 from .records import hand_record, read_record, replay as replay_record
@@ -75,7 +77,7 @@ def replay(
 
 def selfplay(
     out_file: Annotated[Path, typer.Option("--out", help="where to write the record (JSON)")],
-    seed: Annotated[int, typer.Option("--seed", help="shuffle and agent seed")] = 0,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="shuffle and agent seed (a replayable hand, no fairness data); without it: a fresh secret seed, a record kawuxing verify accepts")] = None,
     rules: Annotated[str, typer.Option("--rules", help="preset")] = "standard",
 ) -> None:
     """Play one hand with three random agents and write its record (for replay)."""
@@ -84,12 +86,22 @@ def selfplay(
     except ValueError as exc:
         fail(str(exc))
     sink = open_output(out_file)
-    rng = random.Random(seed)
-    hand = Hand.deal(ruleset, rng.randrange(3), seed=seed)
+    fair = None
+    if seed is not None:
+        rng = random.Random(seed)
+        hand = Hand.deal(ruleset, rng.randrange(3), seed=seed)
+    else:  # the provably fair deal (R3.1, docs/fairness.md): a secret seed, revealed in the record
+        secret = secrets.token_bytes(fairness.SEED_BYTES)
+        hand_id = fairness.make_hand_id(f"selfplay-{secrets.token_hex(8)}", 0)
+        entropy = ["", "", ""]
+        rng = random.Random(secrets.randbits(64))
+        hand = Hand.deal(ruleset, secrets.randbelow(3),
+                         wall=fairness.derive_wall(ruleset, secret, hand_id, entropy))
+        fair = fairness.reveal(secret, hand_id, entropy)
     while not hand.ended:
         seat = hand.to_act()[0]
         hand.apply(rng.choice(hand.legal_actions(seat)))
     with sink:
-        sink.write(json.dumps(hand_record(hand, seed), ensure_ascii=False, indent=1))
+        sink.write(json.dumps(hand_record(hand, seed, fair), ensure_ascii=False, indent=1))
     out.print(f"wrote {out_file}: {len(hand.actions)} actions, {hand.result}, "
               f"deltas {hand.deltas}", highlight=False)

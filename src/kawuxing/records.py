@@ -1,12 +1,17 @@
 """Game records (JSON): enough to reproduce a hand exactly, and replay it to any step.
 
-A record (``"format": "kawuxing-hand", "version": 1``) holds:
+A record (``"format": "kawuxing-hand", "version": 2``) holds:
 
 - ``rules``: every option (:meth:`RuleSet.to_dict`); ``dealer``; ``seed`` (or null);
 - ``hands``: the three dealt hands (MPSZ), ``draws``: the draw order (MPSZ, the dealer's
   14th first), ``piao``: 漂 set before the hand or null;
 - ``actions``: every accepted action as ``[seat, verb, tile?, "declare"?, [hidden]?]``;
-- ``result``: ``null`` while in play, else the settlement (:func:`views.hand_result`).
+- ``result``: ``null`` while in play, else the settlement (:func:`views.hand_result`);
+- ``fairness`` (version 2): how the wall was made (R3.1, docs/fairness.md) —
+  ``{"algorithm", "hand_id", "commitment", "seed", "entropy"}`` — or null (a given wall, a
+  replay seed). ``kawuxing verify`` checks it (:func:`kawuxing.fairness.verify_record`).
+
+Version 1 records (no ``fairness``) are still read and replayed.
 
 Records hold the wall: they are for after the hand, never for a player during it (R13).
 """
@@ -23,18 +28,22 @@ from .rules import RuleSet
 from .tiles import format_tiles, parse_tiles, tile_str
 
 FORMAT = "kawuxing-hand"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)  # record versions replay() reads
 
 
-def hand_record(hand: Hand, seed: int | str | None = None) -> dict:
-    """The JSON record of ``hand`` as it stands (see module doc)."""
+def hand_record(hand: Hand, seed: int | str | None = None,
+                fairness: dict | None = None) -> dict:
+    """The JSON record of ``hand`` as it stands (see module doc); ``fairness``: the full
+    fairness object of its wall (:func:`kawuxing.fairness.reveal`, with the seed: the record
+    is for after the hand, R13), or None."""
     return {"format": FORMAT, "version": VERSION, "rules": hand.rules.to_dict(),
             "dealer": hand.dealer, "seed": seed,
             "hands": [format_tiles(sorted(h)) for h in hand.initial_hands],
             "draws": " ".join(tile_str(t) for t in hand.draws),
             "piao": hand.initial_piao,
             "actions": [a.to_json() for a in hand.actions],
-            "result": hand_result(hand) if hand.ended else None}
+            "result": hand_result(hand) if hand.ended else None, "fairness": fairness}
 
 
 def replay(record: dict, step: int | None = None) -> Hand:
@@ -45,8 +54,9 @@ def replay(record: dict, step: int | None = None) -> Hand:
     """
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} record")
-    if record.get("version") != VERSION:
-        raise ValueError(f"record version {record.get('version')!r}: this reads {VERSION}")
+    if record.get("version") not in READS or type(record.get("version")) is not int:
+        raise ValueError(f"record version {record.get('version')!r}: this reads "
+                         f"{' and '.join(map(str, READS))}")
     for key, kind, what in (("rules", dict, "an object of options"), ("dealer", int, "a seat"),
                             ("hands", list, "three tile strings"), ("draws", str, "tiles"),
                             ("actions", list, "a list of actions")):
