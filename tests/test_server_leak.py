@@ -16,7 +16,10 @@ the hand at that moment:
   end), counted independently of the engine's view code;
 - its events are the seat's filtered events: the deal shows only the seat's own 13 tiles,
   another seat's draw and concealed kong carry no tile;
-- no other seat's hidden concealed hand and no run of the undrawn wall appears anywhere in it.
+- no other seat's hidden concealed hand and no run of the undrawn wall appears anywhere in it;
+- no seed of a hand not yet ended (dealt, or only committed) appears anywhere in it: a seed is
+  sent only in the ``fairness`` of an ended hand (R3.1, docs/fairness.md). Watchers send
+  entropy for the next deal now and then, when a commitment arrives.
 
 ``KAWUXING_LEAK_HANDS`` changes the number of hands (default 1000).
 """
@@ -57,10 +60,13 @@ OPTIONS = {
 }
 TYPES = {
     "welcome": {"type", "protocol", "room", "seat", "status", "preset", "rules", "settings",
-                "players", "hand", "version"},
-    "update": {"type", "hand", "version", "events", "view", "clock", "auto", "ack", "resumed"},
-    "sync": {"type", "hand", "version", "events", "view", "clock", "auto", "totals"},
-    "missed": {"type", "hand", "events", "view"},
+                "players", "hand", "version", "commit"},
+    "update": {"type", "hand", "version", "events", "view", "clock", "auto", "ack", "resumed",
+               "fairness", "commit"},
+    "sync": {"type", "hand", "version", "events", "view", "clock", "auto", "totals",
+             "fairness", "commit"},
+    "missed": {"type", "hand", "events", "view", "fairness"},
+    "entropy_ok": {"type", "hand", "value", "commitment"},
     "players": {"type", "players"},
     "refused": {"type", "id", "code", "reason", "rule", "version"},
     "auto": {"type", "on", "reason"},
@@ -142,20 +148,42 @@ class Leak(AssertionError):
 _CACHE: dict = {}
 
 
+def unrevealed_seeds(room) -> list[str]:
+    """The seeds (hex) of the room's hands that have not ended: committed or in play."""
+    match = room.match
+    if match is None:
+        return [room.opening.seed.hex()] if room.opening is not None else []
+    found = [s.seed.hex() for s, h in zip(match.fair, match.hands)
+             if s is not None and not h.ended]
+    if match.pending is not None:
+        found.append(match.pending.seed.hex())
+    return found
+
+
 def check_message(room, seat: int, message: dict, stats: Counter) -> None:
     """Everything in the module doc, for one message to ``seat`` now."""
     text = json.dumps(message, ensure_ascii=False)
     kind = message["type"]
     if kind not in TYPES or not set(message) <= TYPES[kind]:
         raise Leak(f"unknown message shape {kind}: {sorted(message)}")
+    for seed in unrevealed_seeds(room):
+        if seed in text:
+            raise Leak(f"{kind} to seat {seat} holds the seed of a hand not ended")
+    shown = message
+    fair = message.get("fairness")
+    if isinstance(fair, dict) and "seed" in fair:  # revealed: only for an ended hand
+        if room.match is None or not room.match.hands[message["hand"]].ended:
+            raise Leak(f"{kind} reveals the seed of hand {message['hand']} before its end")
+        shown = {k: v for k, v in message.items() if k != "fairness"}
+        stats["seeds_revealed"] += 1
     keys, strings, lists = set(), [], []
-    walk(message, keys, strings, lists)
+    walk(shown, keys, strings, lists)
     if keys & FORBIDDEN_KEYS:
         raise Leak(f"{kind} has keys {keys & FORBIDDEN_KEYS}")
     stats["messages"] += 1
     stats["bytes"] += len(text)
     match = room.match
-    if match is None:
+    if match is None or kind == "entropy_ok":
         return
     number = message.get("hand")
     hand = match.hand if number is None else match.hands[number]
@@ -262,6 +290,11 @@ class Watcher:
             if len(self.game.ended) == 3:
                 self.game.done.set()
             return
+        commit = message.get("commit")
+        if commit and self.rng.random() < 0.3:  # entropy for the next deal (R3.1)
+            self.game.stats["entropy_sent"] += 1
+            self.room.post_nowait(self.room.client_message, self, protocol.Entropy(
+                type="entropy", hand=commit["hand"], value=f"w{self.want}-{self.rng.random()}"))
         if self.mode != "client" or self.pending is not None or not self.fresh \
                 or not self.view or not self.view["legal"]:
             return
@@ -387,6 +420,7 @@ def test_no_message_shows_a_seat_what_it_may_not_see(tmp_path):
     # the run exercised what matters: views in play, 亮倒, concealed kongs, refusals,
     # reconnections
     assert stats["views_in_play"] > 20 * HANDS
+    assert stats["seeds_revealed"] >= 3 * HANDS * 0.9 and stats["entropy_sent"] > HANDS / 10
     if HANDS >= 1000:
         assert stats["declared"] > 50 and stats["concealed_kongs"] > 10
         assert stats["refused"] > 10 and stats["reconnects"] > 5

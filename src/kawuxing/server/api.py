@@ -47,6 +47,11 @@ class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
     nickname: Annotated[str, Field(max_length=64)]
     seat: int | None = None
+    entropy: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x20-\x7e]+$")] | None = \
+        Field(None, description="your entropy for the hand of `commitment` (R3.1, "
+                                "docs/fairness.md): 1-64 printable ASCII characters")
+    commitment: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = Field(
+        None, description="the open commitment (the room's `commit`) the entropy is for")
 
 
 def _manager(request: Request):
@@ -110,10 +115,14 @@ async def get_room(code: str, request: Request) -> dict:
 @router.post("/api/rooms/{code}/join")
 async def join_room(code: str, body: Join, request: Request) -> dict:
     """Take a seat (an open one, or one a player left during the match). Returns
-    ``{"seat", "token"}``. 409 if full or over."""
+    ``{"seat", "token", "entropy"}``: ``entropy`` true when the given entropy counts for the
+    hand of the given commitment (it was still open). 409 if full or over."""
     room = _room(request, code)
-    seat, token = await _call(room, room.join, body.nickname, body.seat)
-    return {"code": room.code, "seat": seat, "token": token}
+    seat, token = await _call(room, room.join, body.nickname, body.seat, body.entropy,
+                              body.commitment)
+    counted = body.entropy is not None and \
+        room.entropy_counted(seat, body.commitment) == body.entropy
+    return {"code": room.code, "seat": seat, "token": token, "entropy": counted}
 
 
 @router.post("/api/rooms/{code}/leave")

@@ -68,6 +68,17 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
+class Entropy(_Message):
+    """A seat's entropy for hand ``hand`` (0-based), mixed into its wall (R3.1,
+    docs/fairness.md): 1-64 printable ASCII characters, sent after that hand's commitment
+    and before its deal; the last one sent counts. ``value`` is checked by the room (a bad
+    one is ``refused`` with ``bad_entropy``), so any JSON value passes here."""
+
+    type: Literal["entropy"]
+    hand: Annotated[int, Field(ge=0)]
+    value: Any
+
+
 class Ping(_Message):
     """Keep-alive; answered by ``pong`` with the same ``t``."""
 
@@ -75,9 +86,9 @@ class Ping(_Message):
     t: Annotated[str, Field(max_length=64)] | int | float | None = None
 
 
-ClientMessage = Annotated[Union[Hello, ActionMessage, Ready, Auto, Sync, Ping],
+ClientMessage = Annotated[Union[Hello, ActionMessage, Ready, Auto, Sync, Entropy, Ping],
                           Field(discriminator="type")]
-CLIENT_TYPES = ("hello", "action", "ready", "auto", "sync", "ping")
+CLIENT_TYPES = ("hello", "action", "ready", "auto", "sync", "entropy", "ping")
 _adapter: TypeAdapter = TypeAdapter(ClientMessage)
 
 
@@ -124,9 +135,10 @@ def error(code: str, message: str, **extra: Any) -> dict:
 
 def refused(action_id: str | None, code: str, reason: str, version: int,
             rule: str | None = None) -> dict:
-    """An action that was not played; the state is unchanged. ``code``: ``stale``,
-    ``duplicate``, ``not_your_seat``, ``out_of_turn``, ``illegal``, ``bad_action``,
-    ``not_playing``, ``storage``; ``rule`` the RULES.md rule (``illegal``/``out_of_turn``)."""
+    """An action (or entropy) that was not taken; the state is unchanged. ``code``:
+    ``stale``, ``duplicate``, ``not_your_seat``, ``out_of_turn``, ``illegal``,
+    ``bad_action``, ``not_playing``, ``storage``; for entropy (``id`` null, rule R3.1)
+    ``bad_entropy``, ``entropy_closed``; ``rule`` the RULES.md rule."""
     return {"type": "refused", "id": action_id, "code": code, "reason": reason, "rule": rule,
             "version": version}
 

@@ -29,6 +29,7 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol
 
+from .. import fairness
 from ..agents import make_agent
 from ..agents.base import Agent
 from ..engine import DISCARD, PASS, PIAO, Action, IllegalAction
@@ -41,7 +42,7 @@ from . import protocol
 from .clock import Clock, TimerHandle
 from .config import ServerConfig
 from .db import ActionRow, Store, dumps
-from .match import RoomMatch
+from .match import HandSeed, RoomMatch, first_hand_seed
 from .tokens import hash_token, new_token, token_matches
 
 log = logging.getLogger("kawuxing.server.room")
@@ -188,6 +189,11 @@ class Room:
         self.status = WAITING
         self.match: RoomMatch | None = None
         self.match_id: str | None = None
+        # the first hand's commitment, published while the room waits (R3.1; none for a
+        # test wall), and the id its match will have
+        self.next_match_id = secrets.token_hex(8)
+        self.opening: HandSeed | None = None if walls else first_hand_seed(rules,
+                                                                           self.next_match_id)
         self.version = 0
         self.created_at = time.time()
         self.queue: asyncio.Queue = asyncio.Queue()
@@ -292,13 +298,16 @@ class Room:
             else:
                 slot.kind, slot.token_hash = s["kind"], s["token_hash"]
         if row["match"] is not None and row["hands"]:
-            hands = []
+            hands, fair = [], []
             for h in row["hands"]:
                 record = json.loads(h["record"])
                 record["actions"] = h["actions"]
                 hands.append(replay(record))
-            room.match = RoomMatch.restore(rules, hands)
+                fair.append(HandSeed.from_record(record.get("fairness"), len(fair),
+                                                 record["dealer"]))
+            room.match = RoomMatch.restore(rules, hands, fair, row["match"]["id"])
             room.match_id = row["match"]["id"]
+            room.match.open_next()  # a hand that had ended: a new commitment for the next
             room.version = sum(len(h.events) for h in hands)
             room.status = FINISHED if room.match.over else PLAYING
             for slot in room.slots:
@@ -318,13 +327,14 @@ class Room:
     # --- reading -----------------------------------------------------------------------
     def public_info(self) -> dict:
         """What anyone with the room code may read: status, rules, seats (nicknames, kinds,
-        connected), hand number and totals. No tokens, no tiles."""
+        connected), hand number and totals, and the commitment open for the next deal
+        (``commit``, R3.1). No tokens, no tiles, no seed."""
         info = {"code": self.code, "status": self.status, "preset": self.preset,
                 "options": self.options, "rules": self.rules.to_dict(),
                 "settings": self.settings.to_dict(),
                 "hands_per_match": self.rules.hands_per_match,
                 "seats": [s.public() for s in self.slots], "hand": None, "totals": None,
-                "match_id": self.match_id}
+                "match_id": self.match_id, "commit": self._commit()}
         if self.match is not None:
             info["hand"] = self.match.number
             info["totals"] = self.match.totals()
@@ -332,6 +342,31 @@ class Room:
 
     def _full(self) -> bool:
         return all(s.kind != OPEN for s in self.slots)
+
+    def _open_seed(self) -> HandSeed | None:
+        """The hand whose commitment is published and not yet dealt: the first hand while
+        the room waits, else the next hand once the one in play has ended (R3.1)."""
+        if self.match is None:
+            return self.opening if self.status == WAITING else None
+        pending = self.match.pending
+        if (pending is not None and self.match.hand.ended and not self.match.over
+                and pending.number == len(self.match.hands)):
+            return pending
+        return None
+
+    def _commit(self) -> dict | None:
+        seed = self._open_seed()
+        return seed.announcement() if seed is not None else None
+
+    def entropy_counted(self, seat: int, commitment: str | None) -> str | None:
+        """The entropy recorded for ``seat`` in the hand of ``commitment`` (dealt or not),
+        or None: what a join with entropy can report (read-only)."""
+        candidates = [self.opening, self.match.pending if self.match else None]
+        candidates += self.match.fair if self.match else []
+        for seed in candidates:
+            if seed is not None and seed.commitment == commitment:
+                return seed.entropy[seat] or None
+        return None
 
     def _seat_of(self, token: str | None) -> int | None:
         found = None
@@ -353,12 +388,20 @@ class Room:
         return slot.kind == BOT or (slot.kind == HUMAN and slot.auto)
 
     # --- commands: seats ---------------------------------------------------------------
-    async def join(self, nickname: str, seat: int | None = None) -> tuple[int, str]:
+    async def join(self, nickname: str, seat: int | None = None, entropy: str | None = None,
+                   commitment: str | None = None) -> tuple[int, str]:
         """Take a seat: an open one, or (once the match is on) one a player left to a bot.
-        Returns ``(seat, token)``; the match starts when no seat is open. Raises
-        :class:`RoomError` 409 when the room is full or finished, 422 for a bad nickname or
-        seat."""
+        Returns ``(seat, token)``; the match starts when no seat is open. ``entropy`` (R3.1):
+        the seat's text for the hand of ``commitment``, counted if that commitment is still
+        open — before the deal this join may trigger (see :meth:`entropy_counted`). Raises
+        :class:`RoomError` 409 when the room is full or finished, 422 for a bad nickname,
+        seat or entropy."""
         nickname = clean_nickname(nickname)
+        if entropy is not None:
+            try:
+                fairness.check_entropy(entropy, allow_empty=False)
+            except fairness.FairnessError as exc:
+                raise RoomError(422, str(exc)) from None
         if self.status not in (WAITING, PLAYING):
             raise RoomError(409, "the match of this room is over")
         if seat is not None:
@@ -386,6 +429,9 @@ class Room:
             (slot.kind, slot.bot, slot.nickname, slot.token_hash, slot.vacated,
              slot.agent) = before
             raise RoomError(503, "could not store the seat; try again") from None
+        opened = self._open_seed()
+        if entropy is not None and opened is not None and opened.commitment == commitment:
+            opened.entropy[slot.index] = entropy
         self._send_players()
         if self.match is None and self._full():
             await self._try_start()
@@ -478,7 +524,7 @@ class Room:
 
     # --- commands: messages ------------------------------------------------------------
     async def client_message(self, conn: Sink, msg: Any) -> None:
-        """A validated message from a connected seat (action, ready, auto, sync)."""
+        """A validated message from a connected seat (action, ready, auto, sync, entropy)."""
         seat = conn.seat
         if seat is None or self.slots[seat].conn is not conn:
             return
@@ -498,6 +544,34 @@ class Room:
                 conn.send(self._welcome(seat))
             else:
                 self._send_state(slot, None, None)
+        elif isinstance(msg, protocol.Entropy):
+            self._entropy(slot, msg)
+
+    def _entropy(self, slot: Slot, msg: protocol.Entropy) -> None:
+        """A seat's entropy for the hand whose commitment is open (R3.1): recorded (the last
+        one counts) and answered ``entropy_ok``; else ``refused`` (``bad_entropy``,
+        ``entropy_closed``) and nothing changes."""
+        def refuse(code: str, reason: str) -> None:
+            self.stats["refused"] += 1
+            slot.conn.send(protocol.refused(None, code, reason, self.version, "R3.1"))
+
+        try:
+            fairness.check_entropy(msg.value, allow_empty=False)
+        except fairness.FairnessError as exc:
+            refuse("bad_entropy", str(exc))
+            return
+        seed = self._open_seed()
+        if seed is None:
+            refuse("entropy_closed", "no commitment is open: entropy is taken after a "
+                                     "commitment is sent and before its hand is dealt")
+            return
+        if msg.hand != seed.number:
+            refuse("entropy_closed", f"the open commitment is for hand {seed.number}, "
+                                     f"not {msg.hand}")
+            return
+        seed.entropy[slot.index] = msg.value
+        slot.conn.send({"type": "entropy_ok", "hand": seed.number, "value": msg.value,
+                        "commitment": seed.commitment})
 
     async def _client_action(self, slot: Slot, msg: protocol.ActionMessage) -> None:
         conn = slot.conn
@@ -591,7 +665,7 @@ class Room:
             return
         hand = match.next_hand()
         try:
-            await self.store.add_hand(self._hand_row(match.number, hand))
+            await self.store.add_hand(self._hand_row(match.number, hand, match.fair[-1]))
         except Exception:
             log.exception("room %s: could not store hand %d", self.code, match.number)
             match.drop_last()
@@ -737,8 +811,8 @@ class Room:
     async def _start_match(self) -> None:
         """Three seats filled: deal the first hand, store match and hand, then send. Raises
         :class:`RoomError` 503 if it could not be stored (retried on the next connection)."""
-        match = RoomMatch.new(self.rules, self.walls)
-        match_id = secrets.token_hex(8)
+        match_id = self.next_match_id
+        match = RoomMatch.new(self.rules, self.walls, match_id, self.opening)
         players = [{"seat": s.index, "nickname": s.nickname, "kind": s.kind, "bot": s.bot}
                    for s in self.slots]
         now = time.time()
@@ -750,7 +824,7 @@ class Room:
                  "players": dumps(players), "hands_planned": self.rules.hands_per_match,
                  "status": PLAYING, "totals": dumps([0, 0, 0]), "started_at": now,
                  "finished_at": None},
-                self._hand_row(0, match.hand))
+                self._hand_row(0, match.hand, match.fair[0]))
         except Exception:
             log.exception("room %s: could not store the new match", self.code)
             self.match_id = None
@@ -764,8 +838,11 @@ class Room:
         self._schedule()
         self._broadcast()
 
-    def _hand_row(self, number: int, hand) -> dict:
-        record = hand_record(hand)
+    def _hand_row(self, number: int, hand, fair: HandSeed | None = None) -> dict:
+        """The ``kwx_hands`` row of a hand just dealt: its record with the full fairness
+        object — the seed too, for a restart; the database is not sent to players, and the
+        API serves a record only once its hand has ended (R13)."""
+        record = hand_record(hand, fairness=fair.revealed() if fair is not None else None)
         record["actions"], record["result"] = [], None
         return {"match_id": self.match_id, "number": number, "dealer": hand.dealer,
                 "record": dumps(record), "status": "playing", "result": None,
@@ -795,14 +872,25 @@ class Room:
         hand = self.match.hand
         message = {"type": "update", "hand": self.match.number, "version": self.version,
                    "events": events, "view": seat_view(hand, slot.index),
-                   "clock": self._clock_for(slot.index), "auto": slot.auto}
+                   "clock": self._clock_for(slot.index), "auto": slot.auto,
+                   "fairness": self._fairness(self.match.number), "commit": self._commit()}
         if ack is not None:
             message["ack"] = ack
         return message
 
+    def _fairness(self, number: int) -> dict | None:
+        """Hand ``number``'s fairness for players: the commitment while it is played, with
+        seed and entropy once it has ended (R13); None for a test wall."""
+        seed = self.match.fair[number]
+        if seed is None:
+            return None
+        return seed.revealed() if self.match.hands[number].ended else seed.public()
+
     def _broadcast(self, actor: int | None = None, ack: str | None = None) -> None:
         """Send each connected seat its new events (filtered, R13) and its view; a seat
-        that saw no new event gets nothing, except the seat that acted."""
+        that saw no new event gets nothing, except the seat that acted. When the hand has
+        ended, the next hand's commitment is drawn first and goes with it (R3.1)."""
+        self.match.open_next()
         hand = self.match.hand
         number = self.match.number
         for slot in self.slots:
@@ -826,7 +914,8 @@ class Room:
             old = self.match.hands[hand_no]
             slot.conn.send({"type": "missed", "hand": hand_no,
                             "events": events_for_seat(old, slot.index, last_event + 1),
-                            "view": seat_view(old, slot.index)})
+                            "view": seat_view(old, slot.index),
+                            "fairness": self._fairness(hand_no)})
         if hand_no == number and last_event is not None and -1 <= last_event < len(hand.events):
             message = self._update(slot, events_for_seat(hand, slot.index, last_event + 1))
             message["resumed"] = True
@@ -847,7 +936,7 @@ class Room:
                 "rules": self.rules.to_dict(), "settings": self.settings.to_dict(),
                 "players": [s.public() for s in self.slots],
                 "hand": self.match.number if self.match else None,
-                "version": self.version}
+                "version": self.version, "commit": self._commit()}
 
     def _send_players(self) -> None:
         message = {"type": "players", "players": [s.public() for s in self.slots]}
