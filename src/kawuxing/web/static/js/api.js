@@ -32,8 +32,9 @@ async function call(method, path, body, token) {
 export const api = {
   createRoom: (body) => call('POST', '/api/rooms', body),
   room: (code) => call('GET', `/api/rooms/${encodeURIComponent(code)}`),
-  join: (code, nickname, seat) => call('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
-    seat === undefined ? { nickname } : { nickname, seat }),
+  // extra: {entropy, commitment}: my entropy for the hand of that commitment (docs/fairness.md)
+  join: (code, nickname, seat, extra = {}) => call('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
+    seat === undefined || seat === null ? { nickname, ...extra } : { nickname, seat, ...extra }),
   leave: (code, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/leave`, undefined, token),
   seatToBot: (code, seat, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, undefined, token),
   hands: (limit = 50, match) => call('GET', `/api/hands?limit=${limit}${match ? `&match=${encodeURIComponent(match)}` : ''}`),

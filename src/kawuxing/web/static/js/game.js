@@ -2,13 +2,15 @@
 // screens of a room (waiting for players, the table, the settlement, the end of the match).
 // Messages (docs/protocol.md): welcome, players, update/sync (events + the seat's view),
 // missed (the end of a hand the client did not see), refused, error, auto, match_end,
-// replaced, left. Sent: hello (by the connection), action, ready, auto, sync.
+// replaced, left, entropy_ok. Sent: hello (by the connection), action, ready, auto, sync,
+// entropy (this seat's random text for the next deal, after its commitment: docs/fairness.md).
 
 import { api } from './api.js';
 import { Connection } from './conn.js';
+import { newEntropy, verifyHand } from './fairness.js';
 import { onLangChange, t } from './i18n.js';
-import { matchEndEl, settlementEl } from './settle.js';
-import { forgetSeat } from './store.js';
+import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
+import { forgetSeat, getFair, saveFair } from './store.js';
 import { actionGroups, declareChoices, handLayout, KEYS_HELP, playerName, renderTable } from './table.js';
 import { closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
 
@@ -48,6 +50,8 @@ export class Game {
     this.handsPerMatch = null;
     this.lastSettlement = null;
     this.settlementShownFor = null;
+    this.fair = getFair(this.code);  // hand -> what came before its deal (commitment, my entropy)
+    this.verdicts = {};  // hand -> the browser's own check of the ended hand's deal
     this.ui = { selected: null, declareMode: false, busy: false, pendingId: null, callouts: {} };
     this.fatal = null;
     this.destroyed = false;
@@ -102,7 +106,15 @@ export class Game {
         this.roomStatus = msg.status;
         this.handsPerMatch = msg.rules ? msg.rules.hands_per_match : null;
         this.fatal = null;
+        if (msg.commit) this.onCommit(msg.commit);
         if (msg.hand === null || msg.hand === undefined) this.render();
+        break;
+      case 'entropy_ok':
+        if (this.fair[msg.hand] && this.fair[msg.hand].commitment === msg.commitment
+            && this.fair[msg.hand].mine === msg.value) {
+          this.fair[msg.hand] = { ...this.fair[msg.hand], accepted: true };
+          saveFair(this.code, msg.hand, this.fair[msg.hand]);
+        }
         break;
       case 'players':
         this.players = msg.players;
@@ -182,8 +194,10 @@ export class Game {
     else if (this.ui.declareMode && !actionGroups(msg.view).declare) this.ui.declareMode = false;
     this.roomStatus = this.roomStatus === 'finished' ? 'finished' : 'playing';
     for (const e of fresh) this.callout(e);
+    if (msg.commit) this.onCommit(msg.commit);
     if (msg.view.result) {
       this.history[msg.hand] = msg.view.result.deltas;
+      this.checkFair(msg.hand, msg.fairness, msg.view, this.events);
       this.lastSettlement = this.settlementCtx(msg.view, msg.hand, this.events);
       if (this.settlementShownFor !== msg.hand) this.openSettlement(false);
     }
@@ -195,12 +209,50 @@ export class Game {
     const deltas = msg.view.result ? msg.view.result.deltas : null;
     if (deltas) this.history[msg.hand] = deltas;
     this.lastSettlement = this.settlementCtx(msg.view, msg.hand, msg.events, true);
+    this.checkFair(msg.hand, msg.fairness, msg.view, msg.events);
     this.openSettlement(false, true);
+  }
+
+  // --- the fair deal (docs/fairness.md) ------------------------------------------------
+  /** A commitment for a hand not dealt yet: keep it, and send my entropy for that hand. */
+  onCommit(c) {
+    if (!c || (this.hand !== null && c.hand <= this.hand)) return;
+    const known = this.fair[c.hand];
+    if (known && known.commitment === c.commitment && known.mine) {
+      if (!known.accepted) this.conn.send({ type: 'entropy', hand: c.hand, value: known.mine });
+      return;
+    }
+    // a new commitment (or a new one after a server restart): fresh entropy, bound to it
+    const info = { commitment: c.commitment, hand_id: c.hand_id, dealer: c.dealer, mine: newEntropy(), accepted: false };
+    this.fair[c.hand] = info;
+    saveFair(this.code, c.hand, info);
+    this.conn.send({ type: 'entropy', hand: c.hand, value: info.mine });
+  }
+
+  /** Check an ended hand's deal here, with Web Crypto, then show the verdict. */
+  checkFair(hand, fairness, view, events) {
+    if (this.verdicts[hand] || !fairness || !fairness.seed) {
+      if (!fairness && !this.verdicts[hand]) this.verdicts[hand] = { status: 'none', problems: [] };
+      return;
+    }
+    this.verdicts[hand] = { status: 'checking', problems: [], commitment: (this.fair[hand] || fairness).commitment };
+    const suits = (this.rules && this.rules.suits) || ['p', 's'];
+    verifyHand({ fairness, before: this.fair[hand] || null, seat: this.seat, suits, dealer: view.dealer, events: [...(events || [])] })
+      .catch((e) => ({ status: 'mismatch', problems: [String(e)], commitment: fairness.commitment }))
+      .then((verdict) => {
+        this.verdicts[hand] = verdict;
+        const box = document.querySelector('#modal .settlement .fairness');
+        if (box && Number(box.dataset.hand) === hand) box.replaceWith(fairnessEl(verdict, hand));
+      });
   }
 
   onRefused(msg) {
     if (msg.id && msg.id === this.ui.pendingId) this.ui.pendingId = null;
     this.ui.busy = Boolean(this.ui.pendingId);
+    if (msg.code === 'entropy_closed' || msg.code === 'bad_entropy') {
+      // entropy that came too late for its deal: that hand's check will say so, no alarm here
+      return;
+    }
     const what = t('refused_' + msg.code);
     const detail = msg.reason ? ` — ${msg.reason}` : '';
     const rule = msg.rule ? ` (${msg.rule})` : '';
@@ -373,7 +425,8 @@ export class Game {
     if (!ctx && !this.matchEnd) return;
     const box = el('div', 'settle-wrap');
     if (ctx) {
-      box.appendChild(settlementEl({ ...ctx, players: this.players, handsPerMatch: this.handsPerMatch }));
+      box.appendChild(settlementEl({ ...ctx, players: this.players, handsPerMatch: this.handsPerMatch,
+        fair: this.verdicts[ctx.handNo] || null }));
       if (missed) box.prepend(el('p', 'note', t('missed_hand')));
     }
     const buttons = el('div', 'buttons');

@@ -3,8 +3,9 @@
 // by its code; rooms you have a seat in; a link to the replays.
 
 import { api } from './api.js';
+import { newEntropy } from './fairness.js';
 import { t } from './i18n.js';
-import { allSeats, getNick, saveSeat, setNick } from './store.js';
+import { allSeats, getNick, saveFair, saveSeat, setNick } from './store.js';
 import { toast } from './ui.js';
 
 export const PRESETS = ['standard', 'capped', 'flat8', 'strict', 'app'];
@@ -67,6 +68,24 @@ export function optionValueLabel(name, value) {
   return text === key ? JSON.stringify(value) : text;
 }
 
+/**
+ * Join a seat with my entropy for the room's open commitment (``commit`` of the room state):
+ * the join may deal the first hand, so the entropy goes with it (docs/fairness.md). The
+ * commitment and my entropy are kept for the check at the end of the hand.
+ */
+async function joinFair(code, nickname, seat, commit) {
+  if (!commit) return api.join(code, nickname, seat);
+  const mine = newEntropy();
+  const r = await api.join(code, nickname, seat, { entropy: mine, commitment: commit.commitment });
+  if (r.ok) {
+    saveFair(r.data.code || code, commit.hand, {
+      commitment: commit.commitment, hand_id: commit.hand_id, dealer: commit.dealer, mine,
+      accepted: Boolean(r.data.entropy),
+    });
+  }
+  return r;
+}
+
 function nicknameOk(nick) {
   const clean = nick.trim();
   return clean.length >= 1 && clean.length <= 24;
@@ -127,7 +146,8 @@ export function renderLobby(root, { joinCode, onEnter }) {
     const n = needNick();
     if (!n) return;
     jbtn.disabled = true;
-    const r = await api.join(c, n);
+    const info = await api.room(c);
+    const r = await joinFair(c, n, undefined, info.ok ? info.data.commit : null);
     jbtn.disabled = false;
     if (!r.ok) {
       toast(t(r.status === 404 ? 'join_no_room' : 'join_failed', { message: r.error }), 'error');
@@ -188,11 +208,13 @@ export function renderLobby(root, { joinCode, onEnter }) {
     for (const [name, s] of Object.entries(optSelects)) if (s.value !== '') options[name] = JSON.parse(s.value);
     const body = {
       preset: preset.value, options, hands: Number(hands.value),
-      seats: ['human', seat1.value, seat2.value], nickname: n,
+      seats: ['human', seat1.value, seat2.value],
       decision_seconds: Number(decision.value),
     };
     cbtn.disabled = true;
-    const r = await api.createRoom(body);
+    // create, then take seat 0 with my entropy for the first deal (which this join may start)
+    const made = await api.createRoom(body);
+    const r = made.ok ? await joinFair(made.data.code, n, 0, made.data.room.commit) : made;
     cbtn.disabled = false;
     if (!r.ok) {
       toast(t('create_failed', { message: r.error }), 'error');

@@ -1,7 +1,8 @@
 // The settlement of a hand (view.result, engine/views.py hand_result): the winning hand and its
 // reading, each pattern with its × (Chinese name, English gloss on hover), raw product, cap,
-// 包胡, then every transfer (who pays whom, how much, why, which rule) and the scores. And the
-// end of a match: totals and a chart of the running scores hand by hand (inline SVG).
+// 包胡, then every transfer (who pays whom, how much, why, which rule) and the scores, and the
+// fair-deal mark (the browser's own check, fairness.js). And the end of a match: totals and a
+// chart of the running scores hand by hand (inline SVG).
 
 import { lang, reasonText, t } from './i18n.js';
 import { tileEl, tileRow } from './tiles.js';
@@ -230,10 +231,42 @@ function handsEl(ctx) {
   return box;
 }
 
+const FAIR_MARK = { verified: 'fair_verified', mismatch: 'fair_mismatch', late: 'fair_late', unavailable: 'fair_unavailable', none: 'fair_none', checking: 'fair_checking' };
+
+/**
+ * The fair-deal line of a settlement (docs/fairness.md): the commitment received before the
+ * deal (short; whole on hover) and the verdict of fairness.js verifyHand — computed in this
+ * browser. verdict: {status, problems, commitment}; hand: the hand number.
+ */
+export function fairnessEl(verdict, hand) {
+  const status = (verdict && verdict.status) || 'checking';
+  const box = el('div', 'fairness');
+  box.dataset.status = status;
+  box.dataset.hand = hand;
+  box.appendChild(el('span', 'fair-title', t('fair_title')));
+  box.appendChild(el('span', 'mark', t(FAIR_MARK[status] || 'fair_checking')));
+  if (verdict && verdict.commitment) {
+    const label = el('span', 'fair-commit');
+    label.appendChild(el('span', 'label', t('fair_commitment')));
+    const code = el('code', 'commit', `${verdict.commitment.slice(0, 16)}…`);
+    code.title = verdict.commitment;
+    code.dataset.full = verdict.commitment;
+    label.appendChild(code);
+    box.appendChild(label);
+  }
+  box.appendChild(el('small', 'fair-help', t('fair_help_' + status)));
+  if (verdict && verdict.problems && verdict.problems.length) {
+    const list = el('ul', 'fair-problems');
+    for (const p of verdict.problems) list.appendChild(el('li', null, p));
+    box.appendChild(list);
+  }
+  return box;
+}
+
 /**
  * The settlement panel of an ended hand. ctx: {view (with result), players, seat (mine or
  * null), totals (after this hand, or null), handNo, handsPerMatch, winEvents {seat: win
- * event}, rules}.
+ * event}, rules, fair (the fair-deal verdict, or null: no line)}.
  */
 export function settlementEl(ctx) {
   const result = ctx.view.result;
@@ -259,6 +292,7 @@ export function settlementEl(ctx) {
   box.appendChild(handsEl(ctx));
   box.appendChild(transfersEl(ctx));
   box.appendChild(scoresEl(ctx));
+  if (ctx.fair) box.appendChild(fairnessEl(ctx.fair, ctx.handNo));
   return box;
 }
 

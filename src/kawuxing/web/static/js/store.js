@@ -33,6 +33,24 @@ export function saveSeat(code, seat, token, nick) {
   write(KEY_SEATS, Object.fromEntries(keep));
 }
 
+/**
+ * The fair-deal data of a room's hands as this browser saw them before each deal (R3.1,
+ * docs/fairness.md): {hand: {commitment, hand_id, dealer, mine (my entropy), accepted}}.
+ */
+export function getFair(code) { return read('kwx.fair', {})[String(code).toUpperCase()] || {}; }
+
+export function saveFair(code, hand, info) {
+  const all = read('kwx.fair', {});
+  const key = String(code).toUpperCase();
+  const room = { ...(all[key] || {}), [hand]: { ...info, at: Date.now() } };
+  const hands = Object.entries(room).sort((a, b) => Number(b[0]) - Number(a[0])).slice(0, 4);
+  all[key] = Object.fromEntries(hands);
+  const rooms = Object.entries(all).sort((a, b) => latest(b[1]) - latest(a[1])).slice(0, 20);
+  write('kwx.fair', Object.fromEntries(rooms));
+}
+
+function latest(room) { return Math.max(0, ...Object.values(room).map((h) => h.at || 0)); }
+
 export function forgetSeat(code) {
   const seats = allSeats();
   delete seats[String(code).toUpperCase()];

@@ -1,0 +1,193 @@
+"""The fair deal in a real browser (Playwright driving Debian's Chromium, as in
+test_web_browser.py): the settlement's mark is computed by the page with the Web Crypto API.
+
+- a room made in the lobby: the page sends its entropy with the join that deals the first
+  hand, plays it by clicking, and the settlement shows the commitment received before the deal
+  and "已验证 ✓", matching the stored record (its seed, and the page's entropy in it);
+- fairness.js gives the same commitments and walls as kawuxing.fairness for many inputs, and
+  its checks catch a changed seed, commitment, entropy or tile;
+- over plain http on a name that is not this machine's (not a secure context: no
+  crypto.subtle) the settlement honestly says it cannot verify here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from kawuxing import fairness
+from kawuxing.server.config import ServerConfig
+from kawuxing.server.testing import http
+from kawuxing.tiles import tile_str
+from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+from test_web_browser import Watch, play_until_settlement, shot  # noqa: E402  (same setup)
+
+INSECURE_HOST = "kwx-fair.test"  # mapped to 127.0.0.1 by the browser: http there is not secure
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("fairdb") / "fair.db"
+    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.05, hand_pause=60,
+                          decision_seconds=60, allow_test_walls=True, unload_after=600)
+    with WebServerThread(config) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
+            f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def desktop(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    watch = Watch(page)
+    yield page, watch
+    ctx.close()
+    assert not watch.errors, watch.errors
+
+
+def create_in_lobby(page, base: str) -> str:
+    page.goto(base + "/")
+    page.wait_for_selector(".lobby .create-form")
+    page.fill("input[name=nickname]", "阿公")
+    page.select_option("select[name=hands]", "1")
+    page.select_option("select[name=seat1]", "heuristic:1")
+    page.select_option("select[name=seat2]", "random")
+    page.click(".create-btn")
+    page.wait_for_selector(".board")
+    return page.evaluate("() => window.__kwx.game.code")
+
+
+def fairness_box(page) -> dict:
+    page.wait_for_function("() => { const b = document.querySelector('#modal .settlement .fairness');"
+                           " return b && b.dataset.status !== 'checking'; }", timeout=15000)
+    return page.evaluate("""() => {
+        const b = document.querySelector('#modal .settlement .fairness');
+        const code = b.querySelector('code.commit');
+        return {status: b.dataset.status, mark: b.querySelector('.mark').textContent,
+                short: code ? code.textContent : null, full: code ? code.dataset.full : null,
+                text: b.innerText};
+    }""")
+
+
+def test_settlement_shows_the_browsers_own_verified_mark(server, desktop):
+    page, _ = desktop
+    code = create_in_lobby(page, server.url)
+    # before any tile was dealt the lobby had the room's commitment and sent entropy with it
+    before = page.evaluate("() => window.__kwx.game.fair[0]")
+    assert before["accepted"] is True and len(before["mine"]) == 32
+    assert len(before["commitment"]) == 64
+    play_until_settlement(page, pung=True)
+    box = fairness_box(page)
+    assert box["status"] == "verified", box
+    assert box["mark"] == "已验证 ✓"
+    assert box["full"] == before["commitment"] and box["short"] == before["commitment"][:16] + "…"
+    info = http("GET", f"{server.url}/api/rooms/{code}")[1]
+    status, record = http("GET", f"{server.url}/api/hands/{info['match_id']}/0")
+    assert status == 200
+    f = record["fairness"]
+    assert f["commitment"] == before["commitment"] and f["entropy"][0] == before["mine"]
+    assert f["entropy"][1:] == ["", ""]  # bots add nothing
+    assert fairness.verify_record(record) == []
+    shot(page, "settlement-fair", full_page=True)
+    page.click("#btn-lang")
+    page.wait_for_selector("#modal .settlement .fairness >> text=verified ✓")
+    assert "commitment before the deal" in page.locator("#modal .settlement .fairness").inner_text()
+
+
+def test_browser_and_python_derive_the_same_walls_and_catch_tampering(server, desktop):
+    page, _ = desktop
+    page.goto(server.url + "/")
+    rng = random.Random(11)
+    cases = []
+    for i in range(12):
+        seed = bytes(rng.getrandbits(8) for _ in range(32))
+        suits = rng.choice([["p", "s"], ["m", "p"], ["s", "m"]])
+        hand_id = f"{rng.getrandbits(64):016x}/{i}"
+        entropy = [rng.choice(["", "a", "x y~", "0" * 64]) for _ in range(3)]
+        cases.append({"seed": seed.hex(), "suits": suits, "hand_id": hand_id,
+                      "entropy": entropy,
+                      "commitment": fairness.commitment(seed, hand_id),
+                      "wall": [tile_str(t) for t in
+                               fairness.derive_wall(suits, seed, hand_id, entropy)]})
+    got = page.evaluate("""async (cases) => {
+        const f = await import('/static/js/fairness.js');
+        const s = await import('/static/js/shapes.js');
+        const out = [];
+        for (const c of cases) {
+            const seed = f.fromHex(c.seed);
+            out.push({commitment: await f.commitment(seed, c.hand_id),
+                      wall: (await f.deriveWall(c.suits, seed, c.hand_id, c.entropy)).map(s.codeOf)});
+        }
+        return out;
+    }""", cases)
+    for case, js in zip(cases, got):
+        assert js == {"commitment": case["commitment"], "wall": case["wall"]}
+    # a record checked in the page: honest, then each kind of tampering
+    status, made = http("POST", f"{server.url}/api/rooms",
+                        {"seats": ["random", "random", "random"], "hands": 1})
+    assert status == 201
+    match_id = made["room"]["match_id"]
+    for _ in range(300):
+        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
+        if status == 200:
+            break
+        page.wait_for_timeout(50)
+    assert status == 200
+    verdicts = page.evaluate("""async (record) => {
+        const f = await import('/static/js/fairness.js');
+        const copy = () => JSON.parse(JSON.stringify(record));
+        const seed = copy(); seed.fairness.seed = '00' + seed.fairness.seed.slice(2);
+        const commit = copy(); commit.fairness.commitment = 'ab'.repeat(32);
+        const entropy = copy(); entropy.fairness.entropy[2] = 'mallory';
+        const tile = copy(); tile.draws = (tile.draws.startsWith('1') ? '2' : '1') + tile.draws.slice(1);
+        const out = {};
+        for (const [name, r] of Object.entries({honest: record, seed, commit, entropy, tile})) {
+            out[name] = (await f.verifyRecord(r)).status;
+        }
+        // the seat's own check: the commitment kept from before the deal must be the one revealed
+        const ev = [{n: 0, type: 'deal', hand: record.hands[0]}];
+        const args = {fairness: record.fairness, seat: 0, suits: record.rules.suits, dealer: record.dealer, events: ev};
+        out.own = (await f.verifyHand({...args, before: {commitment: record.fairness.commitment}})).status;
+        out.swapped = (await f.verifyHand({...args, before: {commitment: 'cd'.repeat(32)}})).status;
+        out.dropped = (await f.verifyHand({...args, before: {commitment: record.fairness.commitment, mine: 'mine', accepted: true}})).status;
+        out.late = (await f.verifyHand({...args, before: null})).status;
+        out.other_hand = (await f.verifyHand({...args, events: [{n: 0, type: 'deal', hand: record.hands[1]}], before: {commitment: record.fairness.commitment}})).status;
+        out.nowhere = (await f.verifyHand({...args, before: null}, null)).status;
+        return out;
+    }""", record)
+    assert verdicts == {"honest": "verified", "seed": "mismatch", "commit": "mismatch",
+                        "entropy": "mismatch", "tile": "mismatch", "own": "verified",
+                        "swapped": "mismatch", "dropped": "mismatch", "late": "late",
+                        "other_hand": "mismatch", "nowhere": "unavailable"}
+
+
+def test_no_web_crypto_outside_a_secure_context_says_so(server, desktop):
+    page, _ = desktop
+    base = server.url.replace("127.0.0.1", INSECURE_HOST)
+    page.goto(base + "/")
+    assert page.evaluate("() => window.isSecureContext") is False
+    assert page.evaluate("() => Boolean(window.crypto && window.crypto.subtle)") is False
+    create_in_lobby(page, base)
+    assert page.evaluate("() => window.__kwx.game.fair[0].accepted") is True  # entropy still sent
+    play_until_settlement(page, pung=True)
+    box = fairness_box(page)
+    assert box["status"] == "unavailable" and box["mark"] == "此处无法验证"
+    assert box["full"] is not None and "kawuxing verify" in box["text"]
+    assert json.dumps(box)
