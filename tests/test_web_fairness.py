@@ -6,6 +6,7 @@ test_web_browser.py): the settlement's mark is computed by the page with the Web
   and "已验证 ✓", matching the stored record (its seed, and the page's entropy in it);
 - fairness.js gives the same commitments and walls as kawuxing.fairness for many inputs, and
   its checks catch a changed seed, commitment, entropy or tile;
+- the replay page checks a stored record the same way and links it for ``kawuxing verify``;
 - over plain http on a name that is not this machine's (not a secure context: no
   crypto.subtle) the settlement honestly says it cannot verify here.
 """
@@ -176,6 +177,29 @@ def test_browser_and_python_derive_the_same_walls_and_catch_tampering(server, de
                         "entropy": "mismatch", "tile": "mismatch", "own": "verified",
                         "swapped": "mismatch", "dropped": "mismatch", "late": "late",
                         "other_hand": "mismatch", "nowhere": "unavailable"}
+
+
+def test_replay_page_checks_the_record_and_offers_it_for_download(server, desktop):
+    page, _ = desktop
+    status, made = http("POST", f"{server.url}/api/rooms",
+                        {"seats": ["random", "random", "heuristic"], "hands": 1})
+    assert status == 201
+    match_id = made["room"]["match_id"]
+    for _ in range(300):
+        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
+        if status == 200:
+            break
+        page.wait_for_timeout(50)
+    page.goto(f"{server.url}/#/replay/{match_id}/0")
+    page.wait_for_selector('.replay-fair[data-status="verified"]')
+    line = page.locator(".replay-fair")
+    assert "已验证 ✓" in line.inner_text()
+    assert line.locator("code").get_attribute("title") == record["fairness"]["commitment"]
+    href = line.locator("a.download").get_attribute("href")
+    assert href == f"/api/hands/{match_id}/0"
+    status, downloaded = http("GET", server.url + href)
+    assert fairness.verify_record(downloaded) == []
+    shot(page, "replay-fair")
 
 
 def test_no_web_crypto_outside_a_secure_context_says_so(server, desktop):

@@ -3,6 +3,7 @@
 // every hand face up, drawn with the same table as live play.
 
 import { api } from './api.js';
+import { verifyRecord } from './fairness.js';
 import { lang, onLangChange, t } from './i18n.js';
 import { simulate, stepView } from './replaysim.js';
 import { settlementEl } from './settle.js';
@@ -107,6 +108,35 @@ function describe(action, names) {
   }
 }
 
+const FAIR_MARK = { verified: 'fair_verified', mismatch: 'fair_mismatch', unavailable: 'fair_unavailable', none: 'fair_none' };
+
+/** The record's fair deal, checked here with Web Crypto (docs/fairness.md), and the record to
+ * download for kawuxing verify. */
+function fairLine(record, matchId, number) {
+  const line = el('div', 'replay-fair');
+  line.dataset.status = 'checking';
+  line.appendChild(el('span', 'fair-title', t('fair_title')));
+  const mark = el('span', 'mark', t('fair_checking'));
+  line.appendChild(mark);
+  const f = record.fairness;
+  if (f && f.commitment) {
+    const code = el('code', 'commit', `${f.commitment.slice(0, 16)}…`);
+    code.title = f.commitment;
+    line.appendChild(code);
+  }
+  const dl = el('a', 'download', t('rp_download'));
+  dl.href = `/api/hands/${encodeURIComponent(matchId)}/${number}`;
+  dl.download = `kawuxing-${matchId}-${number}.json`;
+  dl.title = t('rp_download_help');
+  line.appendChild(dl);
+  verifyRecord(record).catch(() => ({ status: 'mismatch' })).then((v) => {
+    line.dataset.status = v.status;
+    mark.textContent = t(FAIR_MARK[v.status] || 'fair_mismatch');
+    mark.title = v.status === 'verified' ? t('fair_help_record') : t('fair_help_' + v.status);
+  });
+  return line;
+}
+
 /** The viewer of one hand: #/replay/{match}/{number}. Returns a cleanup function. */
 export async function renderReplay(root, matchId, number) {
   const page = el('div', 'screen replay');
@@ -169,6 +199,7 @@ export async function renderReplay(root, matchId, number) {
   head.appendChild(controls);
   const caption = el('div', 'caption');
   head.appendChild(caption);
+  head.appendChild(fairLine(rec.data, matchId, number));
   const nav = el('div', 'replay-nav');
   if (number > 0) {
     const prev = el('a', 'button', t('rp_prev_hand'));
