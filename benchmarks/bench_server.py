@@ -35,7 +35,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
-from kawuxing.server.testing import choose, free_port
+from kawuxing.server.testing import choose, free_port, needs_answer
 
 
 def post(url: str, body: dict) -> dict:
@@ -112,7 +112,7 @@ async def client(ws_url: str, token: str, stats: Stats, think: float, stop: asyn
                 if stats.measuring:
                     stats.rtt.append(time.perf_counter() - pending[1])
                 pending = None
-            if (pending is None and view and view["legal"]
+            if (pending is None and needs_answer(view)
                     and (acting is None or acting.done())):
                 acting = asyncio.create_task(act(view, version))
         if acting is not None:

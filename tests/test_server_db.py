@@ -53,7 +53,8 @@ class Sink:
 
 
 async def open_manager(url, schema):
-    config = ServerConfig(db_url=url, db_schema=schema, bot_delay=0, hand_pause=0)
+    config = ServerConfig(db_url=url, db_schema=schema, bot_delay=0, claim_window=0,
+                          hand_pause=0)
     store = await Store.open(url, schema)
     clock = ManualClock()
     return RoomManager(store, config, clock), store, clock

@@ -351,7 +351,7 @@ class Game:
 async def play_rooms(db_path: str, first: int, rooms: int) -> Counter:
     """Play rooms ``first`` … ``first + rooms - 1`` (each seeded by its number) with every
     message checked; returns counts of what was seen."""
-    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db_path}", bot_delay=0,
+    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db_path}", bot_delay=0, claim_window=0,
                           hand_pause=0, decision_seconds=600, unload_after=0.01)
     store = await Store.open(config.db_url)
     manager = RoomManager(store, config)

@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from kawuxing.records import replay
 from kawuxing.server.testing import (Player, choose, drop_database, free_port, http,
-                                     new_schema_name, pg_test_url)
+                                     needs_answer, new_schema_name, pg_test_url)
 
 PG_URL = pg_test_url()
 
@@ -46,7 +46,8 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         # scripted players act much faster than people: lift the flood limit (10/s)
-        env = dict(os.environ, KAWUXING_BOT_DELAY="0", KAWUXING_HAND_PAUSE="0",
+        env = dict(os.environ, KAWUXING_BOT_DELAY="0", KAWUXING_CLAIM_WINDOW="0",
+                   KAWUXING_HAND_PAUSE="0",
                    KAWUXING_RATE="1000", KAWUXING_BURST="1000")
         if schema:
             env["KAWUXING_DB_SCHEMA"] = schema
@@ -109,7 +110,7 @@ def play_until_my_turn(player: Player, rng: random.Random, actions: int) -> None
             pending = None
             done += 1
         view = player.view
-        if pending is None and view and view["legal"]:
+        if pending is None and needs_answer(view):
             if done >= actions and view["phase"] == "turn":
                 return
             pending = player.act(choose(view, rng))
@@ -149,7 +150,7 @@ def test_sigkill_mid_hand_then_restart_resumes_the_same_hand(database, tmp_path)
     # and the match can be played to the end
     pending = None
     while not resumed.ended:
-        if pending is None and resumed.view["legal"]:  # the ack's view may ask us again
+        if pending is None and needs_answer(resumed.view):  # the ack's view may ask us again
             pending = resumed.act(choose(resumed.view, rng))
         m = resumed.recv(timeout=20)
         if m["type"] in ("refused", "error") or m.get("ack") == pending:

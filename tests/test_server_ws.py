@@ -21,15 +21,15 @@ from kawuxing.engine.views import seat_view
 from kawuxing.records import replay
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import (CLAIM_DRAWS, CLAIM_HANDS, Player, ServerThread,
-                                     build_wall, choose, drop_database, http, new_schema_name,
-                                     pg_test_url)
+                                     build_wall, choose, drop_database, http, needs_answer,
+                                     new_schema_name, pg_test_url)
 
 CLAIM_WALL = build_wall(CLAIM_HANDS, CLAIM_DRAWS)
 PG_URL = pg_test_url()
 
 
 def make_config(url: str, schema: str | None = None, **overrides) -> ServerConfig:
-    values = dict(db_url=url, db_schema=schema, bot_delay=0, hand_pause=0,
+    values = dict(db_url=url, db_schema=schema, bot_delay=0, claim_window=0, hand_pause=0,
                   min_decision_seconds=0.05, allow_test_walls=True, rate=1000, burst=1000)
     values.update(overrides)
     return ServerConfig(**values)
@@ -117,7 +117,7 @@ def test_full_match_against_bots(backend):
             if message.get("ack") and message["ack"] == pending:
                 pending = None
             # act on the latest view (a refused action may leave an earlier view current)
-            if pending is None and player.view and player.view["legal"]:
+            if pending is None and needs_answer(player.view):
                 pending = player.act(choose(player.view, rng))
                 acted += 1
         totals = player.log[-1]["totals"]

@@ -58,6 +58,10 @@ class ServerConfig:
       ``auto_after`` consecutive timeouts hand the seat to a bot (托管) until the player acts.
     - ``bot_delay``: pause before a bot acts (so people can follow); ``hand_pause``: pause
       between hands (skipped when every connected player sends ``ready``).
+    - ``claim_window``: the minimum length, in seconds, of the claim window that follows
+      every discard (and every added kong that could be robbed) in a room with players
+      (R13.2): bots answer and seats without an option are passed for when it is over, and
+      no answer closes it earlier, so its length is the same whoever could claim.
     - Sockets: ``max_message_bytes`` (larger text frames are refused with an error),
       ``ws_max_size`` (larger frames close the socket, 1009), token bucket ``rate``/``burst``
       (messages per second), ``max_strikes`` refused-for-rate messages before closing (1008),
@@ -75,6 +79,7 @@ class ServerConfig:
     min_decision_seconds: float = 3.0
     auto_after: int = 2
     bot_delay: float = 0.6
+    claim_window: float = 0.6
     hand_pause: float = 8.0
     max_message_bytes: int = 4096
     ws_max_size: int = 65536

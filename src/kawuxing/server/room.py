@@ -32,7 +32,7 @@ from typing import Any, Callable, Protocol
 from .. import fairness
 from ..agents import make_agent
 from ..agents.base import Agent
-from ..engine import DISCARD, PASS, PIAO, Action, IllegalAction
+from ..engine import CLAIM, DISCARD, PASS, PIAO, ROB, Action, IllegalAction
 from ..engine.actions import action_from_json
 from ..engine.observation import observe
 from ..engine.views import events_for_seat, hand_result, seat_view
@@ -199,7 +199,12 @@ class Room:
         self.queue: asyncio.Queue = asyncio.Queue()
         self.task: asyncio.Task | None = None
         self.timers: dict[int, _Timer] = {}
-        self.bot_handles: dict[int, tuple[int, TimerHandle]] = {}
+        self.bot_handles: dict[int, tuple[int, TimerHandle]] = {}  # bot moves, window passes
+        # R13.2: when the claim window on the table opened ((hand, event count), clock time)
+        # and the answers that came before its minimum, applied when it is over
+        self.window: tuple[tuple[int, int], float] | None = None
+        self.held: dict[int, tuple[Action, str, str | None]] = {}
+        self.window_handle: tuple[tuple[int, int], TimerHandle] | None = None
         self.next_handle: TimerHandle | None = None
         self._timer_seq = 0
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0}
@@ -637,14 +642,20 @@ class Room:
         await self._play(seat, timeout_action(legal, hand), "timeout")
 
     async def bot_move(self, seat: int, version: int) -> None:
-        """A bot's turn (a bot seat, or a human seat under 托管). Ignored if stale."""
+        """A bot's turn (a bot seat, or a human seat under 托管), or the pass of a player who
+        holds no option on the tile on the table once the claim window's minimum is over
+        (R13.2: passed for automatically). Ignored if stale."""
         self.bot_handles.pop(seat, None)
-        if (version != self.version or self.match is None or not self._botted(seat)
-                or self._paused() or self.status != PLAYING):
+        if (version != self.version or self.match is None or self._paused()
+                or self.status != PLAYING):
             return
         hand = self.match.hand
         legal = hand.legal_actions(seat)
         if not legal:
+            return
+        if not self._botted(seat):
+            if seat in hand.idle_seats():
+                await self._play(seat, legal[0], "window")
             return
         slot = self.slots[seat]
         if slot.kind == HUMAN and slot.agent is None:
@@ -680,12 +691,16 @@ class Room:
         self._broadcast()
 
     # --- playing -----------------------------------------------------------------------
-    async def _play(self, seat: int, action: Action, by: str,
-                    action_id: str | None = None) -> tuple[str, str, str | None] | None:
-        """Apply, store, then send. Returns None when accepted, else ``(code, reason,
-        rule)`` with the state unchanged."""
+    async def _play(self, seat: int, action: Action, by: str, action_id: str | None = None,
+                    quiet: bool = False) -> tuple[str, str, str | None] | None:
+        """Apply, store, then send (``quiet``: the caller sends). Returns None when accepted
+        (or kept until the claim window's minimum is over, :meth:`_hold`), else ``(code,
+        reason, rule)`` with the state unchanged. ``by``: ``player``, ``timeout``, ``bot``,
+        ``auto`` (托管) or ``window`` (a pass for a seat with no option, R13.2)."""
         match = self.match
         hand = match.hand
+        if self._window_left() > 1e-3:  # R13.2: no answer closes the window before its minimum
+            return self._hold(seat, action, by, action_id)
         try:
             events = hand.apply(action)
         except IllegalAction as exc:
@@ -721,10 +736,87 @@ class Room:
         if over:
             self.status = FINISHED
         self._schedule()
-        self._broadcast(actor=seat, ack=action_id)
-        if over:
-            self._finish()
+        if not quiet:
+            self._broadcast({} if by == "window" else {seat: action_id})
+            if over:
+                self._finish()
         return None
+
+    def _window_left(self) -> float:
+        """Seconds until the claim window on the table may close (R13.2): ``claim_window``
+        from when it opened, in a room with players; 0 when no window is open."""
+        key = self._window_key()
+        if key is None or self.config.claim_window <= 0 or not self._humans():
+            return 0.0
+        now = self.clock.now()
+        if self.window is None or self.window[0] != key:
+            self.window = (key, now)
+        return max(0.0, self.window[1] + self.config.claim_window - now)
+
+    def _window_key(self) -> tuple[int, int] | None:
+        """(hand number, events so far) while a claim window is open, else None; answers
+        make no event, so the key stays the same until the window closes."""
+        hand = self.match.hand
+        if hand.phase not in (CLAIM, ROB):
+            return None
+        return self.match.number, len(hand.events)
+
+    def _hold(self, seat: int, action: Action, by: str,
+              action_id: str | None) -> tuple[str, str, str | None] | None:
+        """An answer that came before the window's minimum: refused now if illegal, else kept
+        and applied (acknowledged) when the minimum is over, so that how fast a window closes
+        never tells whether another seat could claim (R13.2)."""
+        hand = self.match.hand
+        if seat in self.held:
+            return "illegal", "this seat already answered", "R4.3"
+        try:
+            hand.check(action)
+        except IllegalAction as exc:
+            return "illegal", exc.reason, exc.rule
+        self.held[seat] = (action, by, action_id)
+        self._schedule()
+        return None
+
+    async def window_end(self, key: tuple[int, int]) -> None:
+        """The claim window's minimum is over (R13.2). In one step, and sent as one update
+        to each seat: the seats with no option are passed for and the bots answer (seat
+        order), then the answers kept by :meth:`_hold` are applied in the order they came (one
+        no longer legal is refused to its seat). A player still deciding keeps the window
+        open. Whoever could claim, each seat sees the same messages at the same time."""
+        self.window_handle = None
+        if self.match is None or self._window_key() != key or self.status != PLAYING:
+            return
+        hand = self.match.hand
+        acks: dict[int, str | None] = {}
+        for seat in list(hand.to_act()):
+            if seat in self.held or self._window_key() != key:
+                continue
+            if self._botted(seat):
+                slot = self.slots[seat]
+                if slot.agent is None:
+                    slot.agent = make_agent(self.settings.auto_bot)
+                self.stats["bot"] += 1
+                by = "auto" if slot.kind == HUMAN else "bot"
+                if await self._play(seat, slot.agent.act(observe(hand, seat),
+                                                         hand.legal_actions(seat)),
+                                    by, quiet=True) is None:
+                    acks[seat] = None
+            elif seat in hand.idle_seats():
+                await self._play(seat, Action(seat, PASS), "window", quiet=True)
+        held, self.held = self.held, {}
+        for seat, (action, by, action_id) in held.items():
+            problem = ("stale", "the tile on the table was settled meanwhile", None)
+            if self._window_key() == key:
+                problem = await self._play(seat, action, by, action_id, quiet=True)
+            conn = self.slots[seat].conn
+            if problem is None:
+                acks[seat] = action_id
+            elif conn is not None:
+                self.stats["refused"] += 1
+                conn.send(protocol.refused(action_id, *problem[:2], self.version, problem[2]))
+        self._broadcast(acks)
+        if self.status == FINISHED:
+            self._finish()
 
     def _schedule(self) -> None:
         """Start or cancel the timers and bot moves the state now calls for."""
@@ -744,26 +836,38 @@ class Room:
             return
         paused = self._paused()
         now = self.clock.now()
+        window = self._window_left() if not paused else 0.0
+        key = self._window_key()
+        if window > 0 and (self.window_handle is None or self.window_handle[0] != key):
+            if self.window_handle is not None:
+                self.window_handle[1].cancel()
+            self.window_handle = (key, self.clock.call_later(
+                window, lambda k=key: self.post_nowait(self.window_end, k)))
+        idle = hand.idle_seats()
         for seat in range(3):
-            deciding = bool(hand.legal_actions(seat)) and not paused
+            deciding = bool(hand.legal_actions(seat)) and not paused and seat not in self.held
+            automatic = self._botted(seat) or seat in idle  # a bot, or a pass for no option
             timer = self.timers.get(seat)
             bot = self.bot_handles.get(seat)
-            if not deciding or self._botted(seat):
+            if not deciding or automatic:
                 if timer is not None:
                     timer.handle.cancel()
                     del self.timers[seat]
-            if not deciding or not self._botted(seat):
+            if not deciding or not automatic or window > 0:  # (answered at the window's end)
                 if bot is not None:
                     bot[1].cancel()
                     del self.bot_handles[seat]
-            if not deciding:
+            if not deciding or (automatic and window > 0):
                 continue
             version = self.version
-            if self._botted(seat):
+            if automatic:
                 if bot is None or bot[0] != version:
                     if bot is not None:
                         bot[1].cancel()
-                    delay = self.config.bot_delay if self._humans() else 0.0
+                    # a seat without an option is passed for at once (R13.2: once the
+                    # window's minimum, if any, is over); a bot waits its usual pause
+                    delay = self.config.bot_delay if self._humans() and self._botted(seat) \
+                        else 0.0
                     handle = self.clock.call_later(
                         delay, lambda s=seat, v=version: self.post_nowait(self.bot_move, s, v))
                     self.bot_handles[seat] = (version, handle)
@@ -786,6 +890,9 @@ class Room:
         for _, handle in self.bot_handles.values():
             handle.cancel()
         self.bot_handles.clear()
+        if self.window_handle is not None:
+            self.window_handle[1].cancel()
+            self.window_handle = None
         if self.next_handle is not None and (self.match is None or self.match.over):
             self.next_handle.cancel()
             self.next_handle = None
@@ -886,9 +993,10 @@ class Room:
             return None
         return seed.revealed() if self.match.hands[number].ended else seed.public()
 
-    def _broadcast(self, actor: int | None = None, ack: str | None = None) -> None:
+    def _broadcast(self, acks: dict[int, str | None] | None = None) -> None:
         """Send each connected seat its new events (filtered, R13) and its view; a seat
-        that saw no new event gets nothing, except the seat that acted. When the hand has
+        that saw no new event gets nothing, except the seats in ``acks`` (seat -> the id
+        of its action now applied, or None), which get their view and ack. When the hand has
         ended, the next hand's commitment is drawn first and goes with it (R3.1)."""
         self.match.open_next()
         hand = self.match.hand
@@ -898,10 +1006,11 @@ class Room:
                 continue
             start = slot.sent if slot.sent_hand == number else 0
             events = events_for_seat(hand, slot.index, start)
-            if not events and slot.index != actor:
+            acked = acks is not None and slot.index in acks
+            if not events and not acked:
                 continue
             slot.sent_hand, slot.sent = number, len(hand.events)
-            slot.conn.send(self._update(slot, events, ack if slot.index == actor else None))
+            slot.conn.send(self._update(slot, events, acks[slot.index] if acked else None))
 
     def _send_state(self, slot: Slot, hand_no: int | None, last_event: int | None) -> None:
         """After (re)connecting: the events the client misses, or everything. A client left

@@ -231,6 +231,13 @@ class Player:
         self.ws.close()
 
 
+def needs_answer(view: dict | None) -> bool:
+    """Whether ``view`` asks its seat to decide: some legal action other than a lone ``pass``
+    (a seat with no option on the tile on the table is passed for by the server, R13.2)."""
+    legal = view["legal"] if view else []
+    return bool(legal) and [a[1] for a in legal] != ["pass"]
+
+
 def choose(view: dict, rng: random.Random) -> list:
     """A scripted choice from ``view["legal"]``: win when possible, often claim, kong or
     declare, else a random discard (favouring the tile just drawn)."""

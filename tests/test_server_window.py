@@ -1,0 +1,120 @@
+"""R13.2 on the server: what a seat with no option receives after a discard — message types,
+phases, legal actions, version and the time each message arrives — is the same whether or
+not another seat could claim it, for human and for bot opponents.
+
+Twin rooms differ only in seat 1's concealed tiles (test_claim_window's twins): in "option"
+seat 1 holds 55p and may pung seat 0's 5p, in "none" it holds no 5p. Seat 2 watches. Time is a
+manual clock moved in 50 ms steps; the claim window is 0.6 s, a bot's pause 0.6 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from kawuxing.server.testing import build_wall
+from kawuxing.tiles import parse_tile
+
+from test_claim_window import COMMON, SEAT0, SEAT2, TWINS
+from test_server_room import SEAT0 as DEALER_SEAT0
+from test_server_room import Sink, act, humans, server, settle
+
+STEP = 0.05
+
+
+def wall(name: str) -> str:
+    return build_wall([SEAT0, TWINS[name], SEAT2], COMMON)
+
+
+def trace(sink: Sink, since: int, now: float) -> list[tuple]:
+    """What seat 2 got: (arrival time, type, version, phase, legal, events without numbers)."""
+    out = []
+    for m in sink.messages[since:]:
+        view = m.get("view") or {}
+        out.append((round(now, 2), m["type"], m.get("version"), view.get("phase"),
+                    view.get("legal"), [(e["type"], e.get("seat")) for e in m.get("events", [])]))
+    return out
+
+
+async def watch(tmp_path, name: str, seats, seat1_answer_at: float | None) -> list[tuple]:
+    """Seat 0 discards 5p at t=0; seat 1 (a human in "option") passes at ``seat1_answer_at``
+    if given; seat 2 presses nothing. Returns seat 2's trace over 1.5 s."""
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    async with server(folder, claim_window=0.6, bot_delay=0.6,
+                      decision_seconds=20) as (manager, clock):
+        room, sinks, _ = await humans(manager, clock, seats, walls=[wall(name)],
+                                      options=DEALER_SEAT0)
+        await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
+        await settle(room, clock)
+        got = trace(sinks[2], len(sinks[2].messages) - 1, 0.0)  # the discard's update
+        seen = len(sinks[2].messages)
+        now = 0.0
+        while now < 1.5:
+            clock.advance(STEP)
+            now += STEP
+            if seat1_answer_at is not None and abs(now - seat1_answer_at) < 1e-9 and \
+                    name == "option":
+                await act(room, sinks[1], [1, "pass"], action_id="p")
+            await settle(room, clock)
+            got += trace(sinks[2], seen, now)
+            seen = len(sinks[2].messages)
+        return got
+
+
+def test_no_option_seat_sees_the_same_against_a_fast_human(tmp_path):
+    """Seat 1 is a human who passes its pung after 0.1 s; without an option it presses
+    nothing and is passed for. Either way seat 2 sees the window at t=0 (phase claim, only
+    pass), nothing more until t=0.6, then one update with seat 1's draw."""
+    def run(name):
+        return asyncio.run(watch(tmp_path, name, ("human",) * 3, 0.1))
+
+    with_option, without = run("option"), run("none")
+    assert with_option == without
+    assert [(t, kind, phase, legal) for t, kind, _, phase, legal, _ in with_option] == [
+        (0.0, "update", "claim", [[2, "pass"]]), (0.6, "update", "turn", [])]
+    assert with_option[1][5] == [("draw", 1)]  # the window closed: seat 1 drew
+
+
+def test_no_option_seat_sees_the_same_against_a_bot(tmp_path):
+    """Seat 1 is a bot: with an option it decides (pung or pass), without one it has nothing
+    to decide; it answers at the window's end (0.6 s) either way, so seat 2's next message
+    comes at t=0.6 in both rooms."""
+    def run(name):
+        return asyncio.run(watch(tmp_path, name, ("human", "heuristic", "human"), None))
+
+    with_option, without = run("option"), run("none")
+    times = [[t for t, *_ in got] for got in (with_option, without)]
+    assert times[0] == times[1] and times[0][:2] == [0.0, 0.6]
+    assert with_option[0] == without[0]
+
+
+def test_an_answer_before_the_minimum_is_acknowledged_at_its_end(tmp_path):
+    """A pass sent at 0.1 s is kept (refused at once only if illegal) and applied, with its
+    ack, at 0.6 s; an illegal answer is refused at once with the state untouched."""
+    async def main():
+        async with server(tmp_path, claim_window=0.6, bot_delay=0.6,
+                          decision_seconds=20) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, ("human",) * 3,
+                                          walls=[wall("option")], options=DEALER_SEAT0)
+            await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
+            await settle(room, clock)
+            clock.advance(0.1)
+            await act(room, sinks[2], [2, "pung"], action_id="bad")
+            assert sinks[2].of("refused")[-1]["code"] == "illegal"
+            await act(room, sinks[1], [1, "pass"], action_id="p")
+            await settle(room, clock)
+            hand = room.match.hand
+            assert hand.phase == "claim" and not hand.pending.answers  # kept, not applied
+            assert not [m for m in sinks[1].messages if m.get("ack") == "p"]
+            await act(room, sinks[1], [1, "pung"], action_id="again")
+            assert sinks[1].of("refused")[-1]["code"] == "illegal"  # one answer a seat
+            clock.advance(0.49)
+            await settle(room, clock)
+            assert hand.phase == "claim"
+            clock.advance(0.02)
+            await settle(room, clock)
+            acked = [m for m in sinks[1].messages if m.get("ack") == "p"]
+            assert len(acked) == 1 and acked[0]["view"]["phase"] == "turn"
+            assert hand.current == 1 and hand.seats[1].drawn == parse_tile(COMMON.split()[1])
+
+    asyncio.run(main())
