@@ -5,6 +5,8 @@ A record (``"format": "kawuxing-hand", "version": 2``) holds:
 - ``rules``: every option (:meth:`RuleSet.to_dict`); ``dealer``; ``seed`` (or null);
 - ``hands``: the three dealt hands (MPSZ), ``draws``: the draw order (MPSZ, the dealer's
   14th first), ``piao``: 漂 set before the hand or null;
+- ``windows``: whether every discard opened a claim window (R13.2; the passes of seats
+  without an option are then among the actions); false when missing;
 - ``actions``: every accepted action as ``[seat, verb, tile?, "declare"?, [hidden]?]``;
 - ``result``: ``null`` while in play, else the settlement (:func:`views.hand_result`);
 - ``fairness`` (version 2): how the wall was made (R3.1, docs/fairness.md) —
@@ -41,7 +43,7 @@ def hand_record(hand: Hand, seed: int | str | None = None,
             "dealer": hand.dealer, "seed": seed,
             "hands": [format_tiles(sorted(h)) for h in hand.initial_hands],
             "draws": " ".join(tile_str(t) for t in hand.draws),
-            "piao": hand.initial_piao,
+            "piao": hand.initial_piao, "windows": hand.windows,
             "actions": [a.to_json() for a in hand.actions],
             "result": hand_result(hand) if hand.ended else None, "fairness": fairness}
 
@@ -71,7 +73,8 @@ def replay(record: dict, step: int | None = None) -> Hand:
         raise ValueError(f"step {step!r}: the record has steps 0-{len(actions)}")
     rules = RuleSet.from_options(record["rules"])
     hand = Hand(rules, record["dealer"], [parse_tiles(h) for h in record["hands"]],
-                parse_tiles(record["draws"]), record.get("piao"))
+                parse_tiles(record["draws"]), record.get("piao"),
+                windows=record.get("windows", False) is True)
     for i, raw in enumerate(actions[:step]):
         hand.apply(action_from_json(raw, f"actions[{i}]"))
     return hand
