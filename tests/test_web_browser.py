@@ -144,10 +144,11 @@ def play_until_settlement(page, hand: int | None = None, pung: bool = False, tap
         s = state(page)
         if s["ready"] and s["settle"] and (hand is None or s["hand"] == hand):
             return s
-        if not s["ready"] or s["busy"] or not s["legal"] or (hand is not None and s["hand"] != hand):
+        verbs = {a[1] for a in s["legal"] or []}
+        if (not s["ready"] or s["busy"] or verbs <= {"pass"}  # a lone pass: passed for (R13.2)
+                or (hand is not None and s["hand"] != hand)):
             page.wait_for_timeout(60)
             continue
-        verbs = {a[1] for a in s["legal"]}
         if "win" in verbs:
             if before_win:
                 before_win(page)
@@ -338,7 +339,7 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     assert "2/2" in page.locator(".room-bar .hand-no").inner_text()
     # play a few turns, then reload in the middle of the hand
     for _ in range(3):
-        page.wait_for_function("() => { const g = window.__kwx.game; return g.view.legal.length && !g.ui.busy && g.view.phase !== 'ended'; }")
+        page.wait_for_function("() => { const g = window.__kwx.game; return g.view.legal.some((a) => a[1] !== 'pass') && !g.ui.busy && g.view.phase !== 'ended'; }")
         s = state(page)
         verbs = {a[1] for a in s["legal"]}
         if "pass" in verbs:

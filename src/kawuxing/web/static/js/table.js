@@ -108,6 +108,8 @@ export function actionGroups(view) {
     else if (verb === 'discard' && a[3] === 'declare') out.declare = true;
     else if (verb === 'discard') out.discards.add(a[2]);
   }
+  // R13.2: a lone pass means no option on the tile on the table; the server passes for us
+  if (!out.win && !out.pung && !out.kong.length) out.pass = null;
   return out;
 }
 
