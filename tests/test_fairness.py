@@ -404,6 +404,7 @@ def test_server_commits_before_the_deal_and_reveals_after_the_hand(tmp_path, run
         assert sync["fairness"] == {"algorithm": "kawuxing-wall-v1", "hand_id": commit["hand_id"],
                                     "commitment": commit["commitment"]}
         assert sync["commit"] is None
+        assert sync["view"]["dealer"] == commit["dealer"]  # R2.1: announced with the commitment
         ann.send({"type": "entropy", "hand": 0, "value": "too late"})
         assert ann.recv_type("refused")["code"] == "entropy_closed"
         match_id = http("GET", f"{server.url}/api/rooms/{code}")[1]["match_id"]
