@@ -1,7 +1,7 @@
 """Load benchmark of the game server: N rooms of scripted WebSocket clients against one
 server process.
 
-Starts ``python -m kawuxing.cli_serve`` (the code of ``kawuxing serve``) on a free port of
+Starts ``python -m kawuxing.cli serve`` (the ``kawuxing serve`` command) on a free port of
 127.0.0.1 with a fresh SQLite file (or ``--db``), creates ``--rooms`` rooms of three human
 seats, connects 3 × rooms clients (asyncio, one process), and lets every client play legal
 moves (``kawuxing.server.testing.choose``) after a random think time of 0 … 2 × ``--think``
@@ -129,7 +129,7 @@ async def run(args) -> dict:
                KAWUXING_RATE="1000", KAWUXING_BURST="1000")
     log = open(workdir / "server.log", "wb")
     profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
-    server = subprocess.Popen([sys.executable, *profile, "-m", "kawuxing.cli_serve",
+    server = subprocess.Popen([sys.executable, *profile, "-m", "kawuxing.cli", "serve",
                                "--port", str(port), "--db", db],
                               env=env, stdout=log, stderr=subprocess.STDOUT)
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"

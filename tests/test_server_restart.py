@@ -39,7 +39,7 @@ def no_server_left_behind():
 
 
 class ServerProcess:
-    """``python -m kawuxing.cli_serve`` on a free port (the same code as ``kawuxing serve``)."""
+    """``python -m kawuxing.cli serve`` on a free port (the same code as ``kawuxing serve``)."""
 
     def __init__(self, db: str, schema: str | None, log_path) -> None:
         self.port = free_port()
@@ -53,7 +53,7 @@ class ServerProcess:
             env["KAWUXING_DB_SCHEMA"] = schema
         self.log = open(log_path, "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kawuxing.cli_serve", "--host", "127.0.0.1",
+            [sys.executable, "-m", "kawuxing.cli", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", db],
             env=env, stdout=self.log, stderr=subprocess.STDOUT)
         STARTED.append(self.proc)

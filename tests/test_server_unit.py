@@ -116,11 +116,11 @@ def test_serve_command_line():
     import typer
     from typer.testing import CliRunner
 
-    from kawuxing.cli_serve import serve
+    from kawuxing.cli.serve import serve
 
     app = typer.Typer()
     app.command()(serve)
-    app.command("other")(lambda: None)  # two commands: `serve` is a subcommand, as in cli.py
+    app.command("other")(lambda: None)  # two commands: `serve` is a subcommand, as in kawuxing.cli
     runner = CliRunner()
     result = runner.invoke(app, ["serve", "--help"])
     assert result.exit_code == 0
@@ -134,7 +134,7 @@ def test_serve_refuses_a_port_in_use_before_opening_the_database():
     """`kawuxing serve` on a busy port: one error, exit 2, before touching the database."""
     import socket
 
-    from kawuxing.cli_serve import _cannot_listen
+    from kawuxing.cli.serve import _cannot_listen
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -1,4 +1,7 @@
-"""``kawuxing serve``: run the game server (FastAPI on uvicorn)."""
+"""``kawuxing serve``: run the game server (FastAPI on uvicorn).
+
+``python -m kawuxing.cli serve ...`` runs the same code as the ``kawuxing serve`` command (the
+tests and ``benchmarks/bench_server.py`` start the server so)."""
 
 from __future__ import annotations
 
@@ -16,8 +19,8 @@ def serve(
 
     Settings can be tuned with environment variables KAWUXING_<SETTING> (e.g.
     KAWUXING_DECISION_SECONDS=30, KAWUXING_BOT_DELAY=0.3, KAWUXING_DB_SCHEMA=kawuxing)."""
-    from .server.config import ServerConfig
-    from .server.run import serve_forever
+    from ..server.config import ServerConfig
+    from ..server.run import serve_forever
 
     try:
         config = ServerConfig.from_env(db)
@@ -57,7 +60,3 @@ def _safe_url(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
-
-
-if __name__ == "__main__":
-    typer.run(serve)

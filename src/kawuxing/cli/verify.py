@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from .cli_util import fail, out
-from .engine import IllegalAction
-from .fairness import FairnessError, verify_record
-from .records import read_record, replay
+from ..engine import IllegalAction
+from ..fairness import FairnessError, verify_record
+from ..records import read_record, replay
+from .common import fail, out
 
 
 def verify(

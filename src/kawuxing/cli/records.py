@@ -11,12 +11,12 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from . import fairness
-from .engine import Hand
-from .engine.views import seat_view
-from .records import hand_record, read_record, replay as replay_record
-from .cli_util import fail, open_output, out
-from .rules import RuleSet
+from .. import fairness
+from ..engine import Hand
+from ..engine.views import seat_view
+from ..records import hand_record, read_record, replay as replay_record
+from ..rules import RuleSet
+from .common import fail, open_output, out
 
 def replay(
     file: Annotated[Path, typer.Argument(help="a game record (JSON) written by kawuxing")],

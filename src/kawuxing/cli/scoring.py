@@ -1,29 +1,21 @@
-"""The ``kawuxing`` command line (typer + rich). Bad input: one clear line on stderr, exit 2."""
+"""``kawuxing score``: score a finished hand on the command line (R7-R9)."""
 
 from __future__ import annotations
 
 import json
-import re
-import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from . import cli_bots, cli_game, cli_serve, cli_verify
-from .cli_util import fail, out, rules_from
-from .cases import run_case
-from .melds import Meld
-from .scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand, win_transfers
-from .shapes import shanten, waits
-from .tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
+from ..melds import Meld
+from ..scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand, win_transfers
+from ..shapes import shanten, waits
+from ..tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
+from .common import fail, out, rules_from
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="卡五星 (Ka Wu Xing), the three-player mahjong of Hubei.")
 
-@app.command()
 def score(
     hand: Annotated[str, typer.Argument(help="concealed tiles before the winning tile, e.g. '46p 234p 123s 789s 99p'")],
     win: Annotated[Optional[str], typer.Option("--win", help="the winning tile, e.g. 5p")] = None,
@@ -109,46 +101,3 @@ def _print_score(hand: WinningHand, value, result: dict) -> None:
         out.print(f"  seat {t['payer']} pays seat {t['payee']} {t['amount']} — {t['reason']} "
                   f"({t['rule']})", highlight=False)
     out.print(f"winner receives {value.paid}", highlight=False)
-
-
-@app.command()
-def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl file")]) -> None:
-    """Run conformance cases (shared/CASES.md): one JSON outcome line per input line."""
-    try:
-        lines = file.read_text(encoding="utf-8-sig").splitlines()
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror}")
-    except UnicodeDecodeError as exc:
-        fail(f"{file} is not UTF-8 text (byte {exc.start}): one JSON object a line is expected")
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            case = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            # keep the case's id when it can still be read from the broken line (CASES.md)
-            found = re.search(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")', line)
-            try:
-                case_id = json.loads(found.group(1)) if found else f"line {number}"
-            except ValueError:
-                case_id = f"line {number}"
-            print(json.dumps({"id": case_id, "error": f"bad JSON on line {number}: {exc}"},
-                             ensure_ascii=False))
-            continue
-        outcome = run_case(case)
-        if outcome.get("id") is None and not isinstance(case, dict):
-            outcome["id"] = f"line {number}"
-        print(json.dumps(outcome, ensure_ascii=False), flush=False)
-    sys.stdout.flush()
-
-
-app.command()(cli_game.replay)
-app.command()(cli_game.selfplay)
-app.command()(cli_verify.verify)
-app.command()(cli_bots.hint)
-app.command()(cli_bots.simulate)
-app.command()(cli_serve.serve)
-
-
-if __name__ == "__main__":
-    app()

@@ -11,12 +11,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from .agents.hints import effective_tiles, rank_discards, wait_values
-from .melds import Meld
-from .cli_util import err, fail, open_output, out, rules_from
-from .sim import check_bots
-from .sim import simulate as run_simulation
-from .tiles import counts_of, kinds_for_suits, parse_tiles, tile_str
+from ..agents.hints import effective_tiles, rank_discards, wait_values
+from ..melds import Meld
+from ..sim import check_bots
+from ..sim import simulate as run_simulation
+from ..tiles import counts_of, kinds_for_suits, parse_tiles, tile_str
+from .common import err, fail, open_output, out, rules_from
 
 def hint(
     hand: Annotated[str, typer.Argument(help="concealed tiles: 14 (or 14 - 3 per meld) to rank discards, 13 to see waits")],

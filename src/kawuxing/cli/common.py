@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .rules import RuleSet, parse_option
+from ..rules import RuleSet, parse_option
 
 out = Console(soft_wrap=True)  # plain lines stay whole lines (grep-able); tables fit the width
 err = Console(stderr=True)

@@ -1,0 +1,35 @@
+"""The ``kawuxing`` command line (typer + rich): :data:`app` is the ``kawuxing`` entry point.
+
+One module per command group; bad input is one clear line on stderr and exit status 2
+(:func:`kawuxing.cli.common.fail`):
+
+- :mod:`kawuxing.cli.scoring`     ``score``: score a finished hand (R7-R9)
+- :mod:`kawuxing.cli.conformance` ``cases``: run the conformance cases of ``shared/CASES.md``
+- :mod:`kawuxing.cli.records`     ``replay`` and ``selfplay``: game records
+- :mod:`kawuxing.cli.verify`      ``verify``: check a record's provably fair deal (R3.1)
+- :mod:`kawuxing.cli.bots`        ``hint`` and ``simulate``: the bots
+- :mod:`kawuxing.cli.serve`       ``serve``: the game server
+- :mod:`kawuxing.cli.common`      what they share: consoles, the one-line error, rule options
+
+``python -m kawuxing.cli COMMAND ...`` runs the same commands (``__main__``).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from . import bots, conformance, records, scoring, serve, verify
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="卡五星 (Ka Wu Xing), the three-player mahjong of Hubei.")
+
+app.command()(scoring.score)
+app.command()(conformance.cases)
+app.command()(records.replay)
+app.command()(records.selfplay)
+app.command()(verify.verify)
+app.command()(bots.hint)
+app.command()(bots.simulate)
+app.command()(serve.serve)
+
+__all__ = ["app"]
