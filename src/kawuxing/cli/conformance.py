@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..cases import run_case
+from ..conformance import run_case
 from .common import fail
 
 

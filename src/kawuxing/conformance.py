@@ -2,10 +2,18 @@
 
 Hand cases score one finished hand (R7-R9); game cases play a scripted hand through the engine.
 Malformed input gives ``{"id": ..., "error": message}`` and never stops a run.
+
+In a game case each action is ``[seat, verb]``, ``[seat, verb, tile]`` or ``[seat, "discard",
+tile, "declare"]``. Draws happen by themselves; when the next action does not answer the
+discard or kong on the table, every seat still holding an option on it passes. Every discard
+opens a claim window for both other seats (R13.2): a seat with no option may pass (a no-op),
+and is passed for when the actions end or one is refused.
 """
 
 from __future__ import annotations
 
+from .engine import CLAIM, ROB, Action, Hand, IllegalAction
+from .engine.actions import KONG, PASS, PUNG, WIN, action_from_json
 from .melds import Meld
 from .rules import RuleSet
 from .scoring import WinningHand, score_hand
@@ -13,6 +21,8 @@ from .tiles import parse_tile, parse_tiles
 
 _HAND_KEYS = {"id", "concealed", "melds", "win_tile", "win_by", "after_kong", "last_tile",
               "declared", "discarder_declared", "rules", "expect"}
+_GAME_KEYS = {"id", "dealer", "hands", "draws", "actions", "rules", "piao", "expect"}
+_ANSWERS = (WIN, PUNG, KONG, PASS)
 
 
 def run_case(case: dict) -> dict:
@@ -22,7 +32,6 @@ def run_case(case: dict) -> dict:
         if not isinstance(case, dict):
             raise ValueError("a case must be a JSON object")
         if "hands" in case or "actions" in case:
-            from .game_cases import run_game_case  # the engine layer, imported only when needed
             return {"id": case_id, **run_game_case(case)}
         return {"id": case_id, **run_hand_case(case)}
     except Exception as err:  # noqa: BLE001 - every failure of one case is reported, not raised
@@ -66,3 +75,37 @@ def run_hand_case(case: dict) -> dict:
     return {"legal": value.legal, "multiplier": value.multiplier,
             "patterns": value.pattern_names, "paid": value.paid,
             **({"reason": value.reason} if not value.legal else {})}
+
+
+def run_game_case(case: dict) -> dict:
+    """Play a game case; the outcome keys of CASES.md (end, rejected, winners, patterns,
+    multiplier, deltas, next_dealer)."""
+    unknown = sorted(set(case) - _GAME_KEYS)
+    if unknown:
+        raise ValueError(f"unknown key {unknown[0]!r} in game case")
+    hands = case.get("hands")
+    if not isinstance(hands, list) or len(hands) != 3:
+        raise ValueError("hands: three MPSZ strings")
+    rules = RuleSet.from_dict(case.get("rules"))
+    hand = Hand(rules, case.get("dealer", 0), [parse_tiles(h) for h in hands],
+                parse_tiles(case.get("draws", "")), case.get("piao"))
+    actions = [action_from_json(a, f"actions[{i}]") for i, a in enumerate(case.get("actions", []))]
+    rejected = None
+    for index, action in enumerate(actions):
+        if hand.phase in (CLAIM, ROB) and not (
+                action.verb in _ANSWERS and action.seat in hand.to_act()):
+            for seat in hand.to_act():
+                hand.apply(Action(seat, PASS))
+        try:
+            hand.apply(action)
+        except IllegalAction:
+            rejected = index
+            break
+    hand.pass_idle()  # R13.2: seats with no option on the tile left on the table pass
+    out: dict = {"end": hand.result or "open", "rejected": rejected, "deltas": hand.deltas}
+    if hand.ended:
+        out["next_dealer"] = hand.next_dealer
+        out["winners"] = hand.winners
+        out["patterns"] = {str(w): v.pattern_names for w, v in hand.values.items()}
+        out["multiplier"] = {str(w): v.multiplier for w, v in hand.values.items()}
+    return out
