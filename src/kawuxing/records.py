@@ -13,7 +13,9 @@ A record (``"format": "kawuxing-hand", "version": 2``) holds:
   ``{"algorithm", "hand_id", "commitment", "seed", "entropy"}`` — or null (a given wall, a
   replay seed). ``kawuxing verify`` checks it (:func:`kawuxing.fairness.verify_record`).
 
-Version 1 records (no ``fairness``) are still read and replayed.
+Version 1 records (no ``fairness``) are still read and replayed. :func:`replay` gives the hand
+at any step; :func:`replay_frames` every step as a seat (or the whole table) saw it, the
+frames replay viewers draw.
 
 Records hold the wall: they are for after the hand, never for a player during it (R13).
 """
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from .engine import Hand
 from .engine.actions import action_from_json
-from .engine.views import hand_result
+from .engine.views import events_for_seat, hand_result, seat_view, table_events, table_view
 from .rules import RuleSet
 from .tiles import format_tiles, parse_tiles, tile_str
 
@@ -78,6 +80,47 @@ def replay(record: dict, step: int | None = None) -> Hand:
     for i, raw in enumerate(actions[:step]):
         hand.apply(action_from_json(raw, f"actions[{i}]"))
     return hand
+
+
+def replay_frames(record: dict, seat: int | None = None) -> dict:
+    """Every step of ``record`` as ``seat`` saw it, for replay viewers (R13).
+
+    Returns ``{"frames": [{"step": i, "view": ..., "events": [...]}, ...]}`` with one frame
+    per step, ``len(record["actions"]) + 1`` in all: frame ``i`` is the hand after its first
+    ``i`` actions (:func:`replay` ``(record, i)``; step 0 is the deal), ``view`` its
+    :func:`~kawuxing.engine.views.seat_view` for ``seat`` and ``events`` the events step
+    ``i`` caused (:func:`~kawuxing.engine.views.events_for_seat` from the first new one; at
+    step 0 the deal and the first draw). With ``seat`` None: every hand face up
+    (:func:`~kawuxing.engine.views.table_view`, unfiltered events), only for the record of an
+    ended hand.
+
+    Raises ``ValueError`` for a seat not in 0-2, for ``seat`` None with a hand not ended,
+    and as :func:`replay` does for a malformed record; :class:`~kawuxing.engine.IllegalAction`
+    for a corrupt one.
+    """
+    if seat is not None and (type(seat) is not int or seat not in (0, 1, 2)):
+        raise ValueError(f"seat {seat!r}: seats are 0, 1 and 2 (or None for the whole table)")
+    hand = replay(record, 0)
+    actions = record["actions"]
+    if seat is None and record.get("result") is None:
+        raise ValueError("the whole table (seat None) is shown only for an ended hand: this "
+                         "record has no result")
+
+    def frame(step: int, since: int) -> dict:
+        if seat is None:
+            return {"step": step, "view": table_view(hand), "events": table_events(hand, since)}
+        return {"step": step, "view": seat_view(hand, seat),
+                "events": events_for_seat(hand, seat, since)}
+
+    frames = [frame(0, 0)]
+    for i, raw in enumerate(actions):
+        since = len(hand.events)
+        hand.apply(action_from_json(raw, f"actions[{i}]"))
+        frames.append(frame(i + 1, since))
+    if seat is None and not hand.ended:
+        raise ValueError("the whole table (seat None) is shown only for an ended hand: the "
+                         "record's actions stop before the end")
+    return {"frames": frames}
 
 
 def write_record(path: str | Path, record: dict) -> None:

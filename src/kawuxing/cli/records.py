@@ -13,7 +13,7 @@ from rich.table import Table
 
 from .. import fairness
 from ..engine import Hand
-from ..engine.views import seat_view
+from ..engine.views import seat_view, table_view
 from ..records import hand_record, read_record, replay as replay_record
 from ..rules import RuleSet
 from .common import fail, open_output, out
@@ -37,11 +37,8 @@ def replay(
     shown = len(hand.actions)
     if seat is not None:
         view = seat_view(hand, seat)
-    else:  # the whole table: every seat's own view merged
-        views = [seat_view(hand, s) for s in range(3)]
-        view = dict(views[0], seat=None, legal={s: v["legal"] for s, v in enumerate(views)})
-        for s, v in enumerate(views):
-            view["seats"][s]["revealed"] = v["hand"]
+    else:  # the whole table: every hand face up
+        view = table_view(hand)
     if as_json:
         print(json.dumps(view, ensure_ascii=False))
         return

@@ -108,15 +108,18 @@ def _declared_waits(hand: Hand, seat: int) -> set[int]:
     return {w for i, o in enumerate(hand.seats) if i != seat and o.declared for w in o.waits}
 
 
-def declare_actions(hand: Hand, seat: int) -> list[Action]:
-    """Discards with 亮倒 that leave a ready hand (R8.1), with the face-down triplet choices of
-    option ``declare_hide_triplets`` (R8.6)."""
+def declare_waits(hand: Hand, seat: int) -> dict[int, tuple[int, ...]]:
+    """R8.1: each kind ``seat`` may discard with 亮倒 (a discard of :func:`discard_tiles`
+    that leaves a ready hand) -> the waits (kinds, ascending) that hand then has; ``{}`` when
+    the hand is not one tile from ready. The face-down triplet choices of R8.6 keep exactly
+    these waits (:func:`declare_actions`), so a kind has one set of waits. Does not check
+    whose turn it is: :func:`legal_actions` does."""
     s = hand.seats[seat]
     melds = len(s.melds)
     if standard_shanten(s.concealed, melds) > 0 and (
             melds or seven_pairs_shanten(s.concealed) > 0):
-        return []
-    out = []
+        return {}
+    out: dict[int, tuple[int, ...]] = {}
     held = s.held()
     for tile in discard_tiles(hand, seat):
         s.concealed[tile] -= 1
@@ -124,17 +127,32 @@ def declare_actions(hand: Hand, seat: int) -> list[Action]:
         try:
             found = waits(s.concealed, held)
             if found:
-                out.append(Action(seat, DISCARD, tile, True))
-                if hand.rules.declare_hide_triplets:
-                    out += [Action(seat, DISCARD, tile, True, h)
-                            for h in _hide_choices(s.concealed, melds, held, found)]
+                out[tile] = tuple(found)
         finally:
             s.concealed[tile] += 1
             held[tile] += 1
     return out
 
 
-def _hide_choices(counts: list[int], melds: int, held: list[int],
+def declare_actions(hand: Hand, seat: int) -> list[Action]:
+    """Discards with 亮倒 that leave a ready hand (R8.1, :func:`declare_waits`), with the
+    face-down triplet choices of option ``declare_hide_triplets`` (R8.6)."""
+    s = hand.seats[seat]
+    out = []
+    for tile, found in declare_waits(hand, seat).items():
+        out.append(Action(seat, DISCARD, tile, True))
+        if hand.rules.declare_hide_triplets:
+            s.concealed[tile] -= 1
+            held = s.held()
+            try:
+                out += [Action(seat, DISCARD, tile, True, h)
+                        for h in _hide_choices(s.concealed, held, list(found))]
+            finally:
+                s.concealed[tile] += 1
+    return out
+
+
+def _hide_choices(counts: list[int], held: list[int],
                   found: list[int]) -> list[tuple[int, ...]]:
     """Non-empty sets of concealed triplets whose removal keeps exactly the same waits (R8.6)."""
     triplets = [k for k, c in enumerate(counts) if c >= 3]

@@ -3,14 +3,21 @@
 These are the only things meant to leave the engine for a player. A view never holds another
 player's concealed tiles (unless 亮倒 showed them, R8.1, or the hand is over), the tile of
 another's concealed kong (unless option ``concealed_kong_visible``, R6.1), who holds an option
-on a discard, or the order of the wall.
+on a discard, or the order of the wall. A view also carries what a client would otherwise
+compute with the rules (unseen counts, the waits of each 亮倒 discard, the ready waits), so
+that clients draw views and derive nothing.
+
+:func:`table_view` and :func:`table_events` show the whole table (every hand face up): for
+replays of an ended hand and the ``kawuxing replay`` command, never for a player in play.
+:func:`running_totals` is the match standing sent with each view.
 """
 
 from __future__ import annotations
 
 from ..melds import CONCEALED_KONG
-from ..tiles import format_tiles, tile_str
+from ..tiles import COPIES, format_tiles, kinds_for_suits, tile_str
 from .hand import Hand
+from .legal import declare_waits, live_waits
 from .observation import observe
 from .state import ENDED
 
@@ -23,10 +30,18 @@ def seat_view(hand: Hand, seat: int) -> dict:
     melds, discards, ``claimed``, ``concealed_count``, ``declared``, ``piao``, and for a
     declared seat ``revealed``/``hidden_triplets``/``waits``), ``table`` (the discard or kong
     others may take), ``legal`` (own actions as JSON lists), ``deltas`` (score changes so
-    far), ``result`` once the hand is over.
+    far), ``result`` once the hand is over; and what a client would otherwise compute:
+
+    - ``unseen``: MPSZ code -> copies of that kind this seat cannot see (4 − ``visible``,
+      R13.1), for the 21 kinds in play;
+    - ``declare_waits``: for each tile the seat may discard with 亮倒 now, the waits it leaves
+      (R8.1, :func:`legal.declare_waits`; R8.6 variants keep the same waits), else ``{}``;
+    - ``ready_waits``: the waits of the seat's own concealed hand while it holds 3n+1 tiles
+      and has not declared (R8.1), else ``[]``.
     """
     obs = observe(hand, seat)
     ended = obs.phase == ENDED
+    legal_now = hand.legal_actions(seat)
     seats = []
     for i in range(3):
         entry = {"seat": i,
@@ -49,11 +64,78 @@ def seat_view(hand: Hand, seat: int) -> dict:
             "wall": obs.wall_left, "hand": _mpsz(obs.concealed),
             "drawn": None if obs.drawn is None else tile_str(obs.drawn),
             "seats": seats, "table": table,
-            "legal": [a.to_json() for a in hand.legal_actions(seat)],
-            "deltas": list(obs.deltas)}
+            "legal": [a.to_json() for a in legal_now],
+            "deltas": list(obs.deltas),
+            "unseen": {tile_str(k): COPIES - obs.visible[k]
+                       for k in kinds_for_suits(hand.rules.suits)},
+            "declare_waits": _declare_waits(hand, seat, legal_now),
+            "ready_waits": _ready_waits(hand, seat, ended)}
     if ended:
         view["result"] = hand_result(hand)
     return view
+
+
+def _declare_waits(hand: Hand, seat: int, legal_now: list) -> dict[str, list[str]]:
+    """R8.1: tile -> waits for the seat's legal 亮倒 discards (none unless one is legal)."""
+    if not any(a.declare for a in legal_now):
+        return {}
+    return {tile_str(t): [tile_str(w) for w in found]
+            for t, found in declare_waits(hand, seat).items()}
+
+
+def _ready_waits(hand: Hand, seat: int, ended: bool) -> list[str]:
+    """R8.1: the waits of an undeclared own hand of 3n+1 tiles now."""
+    s = hand.seats[seat]
+    if ended or s.declared or sum(s.concealed) % 3 != 1:
+        return []
+    return [tile_str(w) for w in live_waits(s)]
+
+
+def table_view(hand: Hand) -> dict:
+    """The whole table at once (every seat's hand face up): for replays of an ended hand and
+    ``kawuxing replay`` without ``--seat``; never for a player during the hand (R13).
+
+    The three :func:`seat_view` of ``hand`` merged: the keys of a seat view with ``seat``
+    None and no ``hand``/``drawn``/``legal`` at the top; each entry of ``seats`` is that
+    seat's own entry (its concealed kongs with their tiles) plus ``revealed`` (its whole
+    concealed hand, MPSZ, face-down triplets and the tile just drawn included, so
+    ``hidden_triplets`` is 0), ``drawn`` (its tile just drawn, or None) and ``legal`` (its
+    legal actions). ``unseen``: copies of each kind in play that no seat holds or shows (that
+    is, the undrawn wall); ``declare_waits`` and
+    ``ready_waits``: seat (str) -> that seat's, as in its seat view.
+    """
+    views = [seat_view(hand, s) for s in range(3)]
+    seats = []
+    for s, v in enumerate(views):
+        entry = dict(v["seats"][s], revealed=v["hand"], drawn=v["drawn"], legal=v["legal"])
+        if "hidden_triplets" in entry:
+            entry["hidden_triplets"] = 0
+        seats.append(entry)
+    shown = [0] * 30
+    for s in hand.seats:
+        for k, c in enumerate(s.held()):
+            shown[k] += c
+        for tile, taken in zip(s.discards, s.claimed):
+            shown[tile] += not taken
+    if hand.won_tile is not None:  # the discard or robbed tile won on is in no hand
+        shown[hand.won_tile] += 1
+    view = {k: v for k, v in views[0].items() if k not in ("hand", "drawn", "legal")}
+    view.update(seat=None, seats=seats,
+                unseen={tile_str(k): COPIES - shown[k]
+                        for k in kinds_for_suits(hand.rules.suits)},
+                declare_waits={str(s): v["declare_waits"] for s, v in enumerate(views)},
+                ready_waits={str(s): v["ready_waits"] for s, v in enumerate(views)})
+    return view
+
+
+def running_totals(match) -> list[int]:
+    """The match standing to show with a view (R12.1, base units): every ended hand's deltas
+    plus the kong money of the hand in play (R6.6). ``match``: a
+    :class:`~kawuxing.engine.match.Match` (``totals()`` and ``hand``)."""
+    totals = match.totals()
+    if match.hand.ended:
+        return totals
+    return [t + d for t, d in zip(totals, match.hand.deltas)]
 
 
 def _mpsz(counts) -> str:
@@ -104,3 +186,9 @@ def events_for_seat(hand: Hand, seat: int, since: int = 0) -> list[dict]:
     """Every event from index ``since`` on, filtered for ``seat``, each with its ``n``."""
     return [{"n": n, **event_for_seat(e, seat, hand)}
             for n, e in enumerate(hand.events[since:], start=since)]
+
+
+def table_events(hand: Hand, since: int = 0) -> list[dict]:
+    """Every event from index ``since`` on, unfiltered (all tiles), each with its ``n``: the
+    events of :func:`table_view`, for after the hand only (R13)."""
+    return [{"n": n, **e} for n, e in enumerate(hand.events[since:], start=since)]
