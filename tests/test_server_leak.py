@@ -62,7 +62,7 @@ TYPES = {
     "welcome": {"type", "protocol", "room", "seat", "status", "preset", "rules", "settings",
                 "players", "hand", "version", "commit"},
     "update": {"type", "hand", "version", "events", "view", "clock", "auto", "ack", "resumed",
-               "fairness", "commit"},
+               "totals", "fairness", "commit"},
     "sync": {"type", "hand", "version", "events", "view", "clock", "auto", "totals",
              "fairness", "commit"},
     "missed": {"type", "hand", "events", "view", "fairness"},

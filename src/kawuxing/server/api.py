@@ -5,7 +5,9 @@ Rooms: ``POST /api/rooms`` creates one; ``GET /api/rooms/{code}`` reads it;
 ``POST /api/rooms/{code}/leave`` and ``POST /api/rooms/{code}/seats/{seat}/bot`` (with
 ``Authorization: Bearer <token>``) leave a seat or hand a disconnected player's seat to a bot.
 Replays: ``GET /api/hands``, ``GET /api/hands/{match_id}/{number}`` (the full record, only once
-the hand has ended: a record holds the wall), ``GET /api/matches``, ``GET /api/matches/{id}``.
+the hand has ended: a record holds the wall), ``GET /api/hands/{match_id}/{number}/frames``
+(every step as the engine draws it: ``?seat=0-2`` or the whole table), ``GET /api/matches``,
+``GET /api/matches/{id}``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
+from ..records import replay_frames
 from .room import RoomError
 
 router = APIRouter()
@@ -165,6 +169,31 @@ async def get_hand(match_id: str, number: Annotated[int, Path(ge=0, le=10**6)],
     if found["status"] != "ended":
         raise HTTPException(409, "the hand is being played; its record holds the wall")
     return found["record"]
+
+
+@router.get("/api/hands/{match_id}/{number}/frames")
+async def get_frames(match_id: str, number: str, request: Request,
+                     seat: str | None = None) -> dict:
+    """Every step of an ended hand, drawn by the engine (:func:`kawuxing.records.replay_frames`):
+    ``{"frames": [{"step", "view", "events"}, ...]}``, as seat ``seat`` (0-2) saw it, or
+    without ``seat`` the whole table face up. Errors, as ``{"detail": {"code", "message"}}``:
+    422 ``bad_number``/``bad_seat``, 404 ``no_hand``, 409 ``hand_in_play`` (a record holds the
+    wall: only ended hands are replayed, R13)."""
+    if not number.isascii() or not number.isdigit() or len(number) > 7:
+        raise _coded(422, "bad_number", "the hand number is a whole number from 0")
+    if seat is not None and seat not in ("0", "1", "2"):
+        raise _coded(422, "bad_seat", "seat must be 0, 1 or 2 (or none: the whole table)")
+    found = await _manager(request).store.hand_record(match_id, int(number))
+    if found is None:
+        raise _coded(404, "no_hand", "no such hand")
+    if found["status"] != "ended":
+        raise _coded(409, "hand_in_play", "the hand is being played; its record holds the wall")
+    return await run_in_threadpool(replay_frames, found["record"],
+                                   None if seat is None else int(seat))
+
+
+def _coded(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status, {"code": code, "message": message})
 
 
 @router.get("/api/matches")
