@@ -1,7 +1,8 @@
 """The game engine: one hand (:class:`Hand`) and a match of hands (:class:`Match`).
 
-Pure and deterministic: no I/O, no clock, no global RNG. :func:`legal.legal_actions` is the
-one place that decides legality; :mod:`views` is the only thing meant to reach a player (R13).
+Pure and deterministic: no I/O, no clock, no global RNG, no OS randomness (the caller passes
+the seed, the wall or a source of secret seed bytes). :func:`legal.legal_actions` is the one
+place that decides legality; :mod:`views` is the only thing meant to reach a player (R13).
 """
 
 from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, VERBS, WIN,

@@ -13,7 +13,6 @@ global RNG. Drive it with :meth:`Hand.legal_actions` and :meth:`Hand.apply`::
 from __future__ import annotations
 
 import random
-import secrets
 
 from ..melds import ADDED_KONG as ADDED_MELD
 from ..melds import CONCEALED_KONG as CONCEALED_MELD
@@ -117,9 +116,15 @@ class Hand:
              windows: bool = True) -> Hand:
         """Shuffle and deal (R3.1): 4-4-4 from the dealer, then 1 each; the rest is the wall.
 
-        ``wall``: the 84 tiles in order (for replays and tests); else shuffled by
-        ``random.Random(seed)`` for a given ``seed``, or by the OS CSPRNG when ``seed`` is None.
+        ``wall``: the 84 tiles in order (replays, tests, a provably fair deal: e.g.
+        :func:`kawuxing.fairness.derive_wall` of a secret seed the caller drew); else shuffled
+        by ``random.Random(seed)`` (:func:`new_wall`). The engine reads no OS randomness:
+        ``TypeError`` if neither is given; ``ValueError`` for a wall that is not the 84 tiles
+        of the rule set.
         """
+        if wall is None and seed is None:
+            raise TypeError("Hand.deal: pass a seed (reproducible shuffle) or the wall (e.g. "
+                            "kawuxing.fairness.derive_wall of a secret seed)")
         wall = list(wall) if wall is not None else new_wall(rules, seed)
         if sorted(wall) != sorted(kinds_for_suits(rules.suits) * COPIES):
             raise ValueError("wall: must be the 84 tiles of the rule set, four of each (R1.1)")
@@ -486,12 +491,15 @@ class Hand:
                     "melds": [[str(m) for m in s.melds] for s in self.seats]})
 
 
-def new_wall(rules: RuleSet, seed: int | str | None = None) -> list[int]:
-    """The 84 tiles of ``rules`` shuffled (R3.1): by ``random.Random(seed)`` when a seed is
-    given (reproducible), else by the operating system's CSPRNG."""
+def new_wall(rules: RuleSet, seed: int | str) -> list[int]:
+    """The 84 tiles of ``rules`` shuffled by ``random.Random(seed)`` (R3.1; reproducible).
+    A secret deal comes from :func:`kawuxing.fairness.derive_wall` instead: the engine reads
+    no OS randomness. Raises ``TypeError`` for a ``None`` seed."""
+    if seed is None:
+        raise TypeError("new_wall: a seed is needed (the engine reads no OS randomness)")
     wall = list(kinds_for_suits(rules.suits)) * COPIES
     wall.sort()
-    rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
+    rng = random.Random(seed)
     rng.shuffle(wall)
     return wall
 

@@ -34,6 +34,7 @@ from ..agents import make_agent
 from ..agents.base import Agent
 from ..engine import CLAIM, DISCARD, PASS, PIAO, ROB, Action, IllegalAction
 from ..engine.actions import action_from_json
+from ..engine.match import HandSeed, Match
 from ..engine.observation import observe
 from ..engine.views import events_for_seat, hand_result, seat_view
 from ..records import hand_record, replay
@@ -42,7 +43,7 @@ from . import protocol
 from .clock import Clock, TimerHandle
 from .config import ServerConfig
 from .db import ActionRow, Store, dumps
-from .match import HandSeed, RoomMatch, first_hand_seed
+from .seeds import first_hand_seed, new_match, restore_match
 from .tokens import hash_token, new_token, token_matches
 
 log = logging.getLogger("kawuxing.server.room")
@@ -168,7 +169,8 @@ class Room:
     the room's task) — :meth:`public_info` is the one read-only exception.
 
     ``code``: the room code; ``rules``: its :class:`RuleSet`; ``slots``: the three seats;
-    ``match``: the :class:`RoomMatch` once three seats are filled; ``version``: events so far.
+    ``match``: the :class:`~kawuxing.engine.Match` once three seats are filled; ``version``:
+    events so far.
     """
 
     def __init__(self, code: str, preset: str, options: dict, rules: RuleSet,
@@ -187,7 +189,7 @@ class Room:
         self.on_finished = on_finished
         self.slots = [Slot(i) for i in range(3)]
         self.status = WAITING
-        self.match: RoomMatch | None = None
+        self.match: Match | None = None
         self.match_id: str | None = None
         # the first hand's commitment, published while the room waits (R3.1; none for a
         # test wall), and the id its match will have
@@ -310,7 +312,7 @@ class Room:
                 hands.append(replay(record))
                 fair.append(HandSeed.from_record(record.get("fairness"), len(fair),
                                                  record["dealer"]))
-            room.match = RoomMatch.restore(rules, hands, fair, row["match"]["id"])
+            room.match = restore_match(rules, hands, fair, row["match"]["id"])
             room.match_id = row["match"]["id"]
             room.match.open_next()  # a hand that had ended: a new commitment for the next
             room.version = sum(len(h.events) for h in hands)
@@ -919,7 +921,7 @@ class Room:
         """Three seats filled: deal the first hand, store match and hand, then send. Raises
         :class:`RoomError` 503 if it could not be stored (retried on the next connection)."""
         match_id = self.next_match_id
-        match = RoomMatch.new(self.rules, self.walls, match_id, self.opening)
+        match = new_match(self.rules, self.walls, match_id, self.opening)
         players = [{"seat": s.index, "nickname": s.nickname, "kind": s.kind, "bot": s.bot}
                    for s in self.slots]
         now = time.time()
