@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from kawuxing.rules import PRESETS, RuleSet, RulesError, parse_option
+from kawuxing.rules import (PRESETS, RuleSet, RulesError, option_schema, option_specs,
+                            parse_option, rules_schema, value_label_key)
 
 # RULES.md: every option and its default, with the rule that defines it.
 DEFAULTS = {
@@ -275,3 +276,72 @@ def test_parse_option_feeds_preset():
     assert rules.mutual_declared == "single"
     with pytest.raises(RulesError, match="option mutual_declared"):
         RuleSet.preset("standard", **dict([parse_option("mutual_declared=both")]))
+
+
+# --- the option schema (Option metadata of each RuleSet field) -------------------------------
+
+# RULES.md: the rule that defines each option
+RULE_OF = {
+    "suits": "R1.1", "first_dealer": "R2.1", "draw_dealer": "R2.2", "double_win": "R4.3",
+    "concealed_kong_visible": "R6.1", "direct_kong_pay": "R6.3",
+    "min_multiplier_discard_win": "R7.3", "robbing_kong": "R7.4",
+    "missed_win_exception": "R7.5", "mutual_declared": "R8.5", "declare_hide_triplets": "R8.6",
+    "feeding_declared": "R8.7", "an_si_gui_on_discard": "R9.1",
+    "three_quad_seven_pairs": "R9.1", "last_discard_bonus": "R9.1", "si_gui_in_hand": "R9.4",
+    "cap": "R9.5", "cap_exceptions": "R9.5", "cap_excludes_declare": "R9.6", "base": "R9.7",
+    "draw_compensation": "R10.2", "piao_choices": "R11.1", "hands_per_match": "R12.1",
+}
+
+
+def test_every_option_has_its_rule_number():
+    """Each RuleSet field carries the RULES.md rule that defines it."""
+    assert {name: spec.rule for name, spec in option_specs().items()} == RULE_OF
+    assert list(option_specs()) == list(DEFAULTS)
+
+
+def test_schema_choices_are_the_rules_md_alternatives():
+    """The closed choices of the schema are exactly RULES.md's alternatives, default first."""
+    specs = option_specs()
+    for name, (allowed, _bad) in CHOICES.items():
+        assert list(specs[name].choices) == allowed, name
+        assert specs[name].choices[0] == DEFAULTS[name]
+    assert [list(s) for s in specs["suits"].choices] == [["p", "s"], ["m", "p"], ["m", "s"]]
+    closed = {name for name, spec in specs.items() if spec.choices}
+    assert closed == set(CHOICES) | {"suits"}
+
+
+def test_value_label_keys():
+    """i18n keys of option values: opt_<name>_<the value's JSON, letters/digits/_ only>."""
+    assert value_label_key("cap", None) == "opt_cap_null"
+    assert value_label_key("cap", 16) == "opt_cap_16"
+    assert value_label_key("suits", ("m", "s")) == "opt_suits_ms"
+    assert value_label_key("piao_choices", ()) == "opt_piao_choices_"
+    assert value_label_key("piao_choices", [0, 1, 2, 5]) == "opt_piao_choices_0125"
+    assert value_label_key("double_win", False) == "opt_double_win_false"
+    assert value_label_key("feeding_declared", "forbidden_if_safe_tile") == \
+        "opt_feeding_declared_forbidden_if_safe_tile"
+
+
+def test_option_schema_is_json():
+    """option_schema: one option as JSON (tuples as lists); an unknown name is a KeyError."""
+    assert option_schema("direct_kong_pay") == {
+        "name": "direct_kong_pay", "rule": "R6.3", "type": "integer", "default": 2,
+        "choices": [2, 1], "minimum": None, "maximum": None, "max_items": None,
+        "label": "optname_direct_kong_pay", "help": "opthelp_direct_kong_pay",
+        "offered": [{"value": 2, "label": "opt_direct_kong_pay_2"},
+                    {"value": 1, "label": "opt_direct_kong_pay_1"}]}
+    assert json.loads(json.dumps(rules_schema(), ensure_ascii=False)) == rules_schema()
+    with pytest.raises(KeyError):
+        option_schema("kap")
+
+
+def test_piao_bounds_come_from_the_schema():
+    """R11.1: the limits the schema serves (10 choices, each 0-1000) are the ones enforced."""
+    spec = option_specs()["piao_choices"]
+    assert (spec.minimum, spec.maximum, spec.max_items) == (0, 1000, 10)
+    assert RuleSet(piao_choices=tuple(range(10))).piao_choices == tuple(range(10))
+    assert RuleSet(piao_choices=(0, 1000)).piao_choices == (0, 1000)
+    with pytest.raises(RulesError, match="at most 10 choices"):
+        RuleSet(piao_choices=tuple(range(11)))
+    with pytest.raises(RulesError, match="of at most 1000"):
+        RuleSet(piao_choices=(1001,))

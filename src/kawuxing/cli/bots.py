@@ -11,6 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from ..agents import bot_help
 from ..agents.hints import effective_tiles, rank_discards, wait_values
 from ..melds import Meld
 from ..sim import check_bots
@@ -79,7 +80,7 @@ def hint(
 
 def simulate(
     games: Annotated[int, typer.Option("--games", help="hands to play")] = 600,
-    bots: Annotated[str, typer.Option("--bots", help="three bots, seats 0,1,2: random, heuristic, heuristic:1-3")] = "heuristic,random,random",
+    bots: Annotated[str, typer.Option("--bots", help=f"three bots, seats 0,1,2: {bot_help()}")] = "heuristic,random,random",
     rules: Annotated[str, typer.Option("--rules", help="preset")] = "standard",
     option: Annotated[Optional[list[str]], typer.Option("--option", help="rule override name=value; repeat")] = None,
     seed: Annotated[int, typer.Option("--seed", help="the run's seed (same seed, same games)")] = 0,

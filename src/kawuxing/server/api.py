@@ -4,6 +4,8 @@ Rooms: ``POST /api/rooms`` creates one; ``GET /api/rooms/{code}`` reads it;
 ``POST /api/rooms/{code}/join`` takes a seat (returns its secret token);
 ``POST /api/rooms/{code}/leave`` and ``POST /api/rooms/{code}/seats/{seat}/bot`` (with
 ``Authorization: Bearer <token>``) leave a seat or hand a disconnected player's seat to a bot.
+Schemas: ``GET /api/rules`` (every rule option with its rule number, choices, default and label
+keys, and the presets) and ``GET /api/bots`` (the bot registry): forms are built from them.
 Replays: ``GET /api/hands``, ``GET /api/hands/{match_id}/{number}`` (the full record, only once
 the hand has ended: a record holds the wall), ``GET /api/hands/{match_id}/{number}/frames``
 (every step as the engine draws it: ``?seat=0-2`` or the whole table), ``GET /api/matches``,
@@ -18,8 +20,10 @@ from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..records import replay_frames
-from .room import RoomError
+from ..rules import DEFAULT_PRESET, PRESETS, rules_schema
+from .room import HUMAN, RoomError
 
 router = APIRouter()
 
@@ -28,20 +32,21 @@ class CreateRoom(BaseModel):
     """Body of ``POST /api/rooms``."""
 
     model_config = ConfigDict(extra="forbid")
-    preset: str = Field("standard", description="standard, capped, flat8, strict or app")
+    preset: str = Field(DEFAULT_PRESET, description=f"{', '.join(PRESETS[:-1])} or {PRESETS[-1]} "
+                                                    "(GET /api/rules)")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="rule option overrides (RULES.md), e.g. "
                                                 '{"cap": 16}')
     hands: Annotated[int, Field(ge=1, le=64)] | None = Field(
         None, description="hands in the match (default: the rule set's hands_per_match)")
     seats: Annotated[list[str], Field(min_length=3, max_length=3)] = Field(
-        default_factory=lambda: ["human", "heuristic", "heuristic"],
-        description="per seat: 'human' or a bot (random, heuristic, heuristic:1-3)")
+        default_factory=lambda: [HUMAN, DEFAULT_BOT, DEFAULT_BOT],
+        description=f"per seat: '{HUMAN}' or a bot ({bot_help()}; GET /api/bots)")
     nickname: Annotated[str, Field(max_length=64)] | None = Field(
         None, description="take the first human seat with this nickname")
     decision_seconds: float | None = Field(None, description="time per decision")
     reserve_seconds: float | None = Field(None, description="extra time bank per hand")
-    auto_bot: str = Field("heuristic", description="the bot that plays 托管 and left seats")
+    auto_bot: str = Field(DEFAULT_BOT, description="the bot that plays 托管 and left seats")
     walls: list[str] | None = Field(None, description="tests only (refused unless enabled)")
 
 
@@ -89,6 +94,23 @@ async def health(request: Request) -> dict:
     manager = _manager(request)
     return {"ok": True, "rooms": len(manager.rooms), "db": manager.store.dialect,
             "writer": manager.store.writer.health()}
+
+
+@router.get("/api/rules")
+async def get_rules() -> dict:
+    """Every rule option and preset (:func:`kawuxing.rules.rules_schema`): ``{"options": [{"name",
+    "rule", "type", "default", "choices", "minimum", "maximum", "max_items", "label", "help",
+    "offered": [{"value", "label"}]}], "presets": {NAME: {"options", "label", "help"}},
+    "default_preset", "patterns"}``."""
+    return rules_schema()
+
+
+@router.get("/api/bots")
+async def get_bots() -> dict:
+    """The bot registry (:func:`kawuxing.agents.registry.bots_schema`): ``{"bots": [{"name",
+    "description", "levels", "default_level", "specs"}], "choices": [{"spec", "label"}],
+    "default", "suggested"}``."""
+    return bots_schema()
 
 
 @router.post("/api/rooms", status_code=201)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..agents import make_agent
+from ..agents import DEFAULT_BOT, bot_help, check_bot
 from ..rules import RuleSet, RulesError
 from ..tiles import parse_tiles
 from .clock import Clock, LoopClock
@@ -16,7 +16,7 @@ from .tokens import new_room_code, normalize_code
 
 log = logging.getLogger("kawuxing.server.manager")
 
-SEAT_KINDS_HELP = "each seat is 'human' or a bot: random, heuristic, heuristic:1 … heuristic:3"
+SEAT_KINDS_HELP = f"each seat is '{HUMAN}' or a bot: {bot_help()}"
 
 
 class RoomManager:
@@ -37,15 +37,15 @@ class RoomManager:
     async def create_room(self, preset: str = "standard", options: dict | None = None,
                           hands: int | None = None, seats: list[str] | None = None,
                           nickname: str | None = None, decision_seconds: float | None = None,
-                          reserve_seconds: float | None = None, auto_bot: str = "heuristic",
+                          reserve_seconds: float | None = None, auto_bot: str = DEFAULT_BOT,
                           walls: list[str] | None = None) -> dict:
         """Create a room and store it.
 
         - ``preset`` + ``options``: the rule set, ``RuleSet.preset(preset, **options)``;
           ``hands``: hands in the match (sets ``hands_per_match``, R12.1).
-        - ``seats``: three entries, ``"human"`` or a bot name (default: one human, two
-          heuristic bots). Bot seats are filled at once; when no human seat is left the
-          match starts.
+        - ``seats``: three entries, ``"human"`` or a bot spec of the registry
+          (:mod:`kawuxing.agents.registry`; default: one human, two ``DEFAULT_BOT``). Bot
+          seats are filled at once; when no human seat is left the match starts.
         - ``nickname``: the creator takes the first human seat (a token is returned).
         - ``decision_seconds``/``reserve_seconds``: the clock (defaults from the config);
           ``auto_bot``: the bot for 托管 and seats players leave.
@@ -62,14 +62,14 @@ class RoomManager:
             rules = RuleSet.preset(preset, **options)
         except (RulesError, TypeError) as exc:
             raise RoomError(422, f"rules: {exc}") from None
-        seats = list(seats) if seats is not None else [HUMAN, "heuristic", "heuristic"]
+        seats = list(seats) if seats is not None else [HUMAN, DEFAULT_BOT, DEFAULT_BOT]
         if len(seats) != 3:
             raise RoomError(422, f"seats: three entries; {SEAT_KINDS_HELP}")
         for spec in seats + [auto_bot]:
             if spec != HUMAN:
                 try:
-                    make_agent(spec)
-                except (ValueError, AttributeError) as exc:
+                    check_bot(spec)
+                except ValueError as exc:
                     raise RoomError(422, f"seats: {exc}; {SEAT_KINDS_HELP}") from None
         if auto_bot == HUMAN:
             raise RoomError(422, "auto_bot: a bot name")
