@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from hypothesis import strategies as st
+
 from kawuxing.engine import Hand
-from kawuxing.rules import RuleSet
+from kawuxing.rules import PRESETS, RuleSet, option_specs
 from kawuxing.tiles import COPIES, kinds_for_suits, parse_tiles, tile_str
 
 KIND = {tile_str(k): k for k in range(30)}
@@ -47,3 +49,34 @@ def auto_pass(hand: Hand) -> None:
     """R13.2: the seats whose only answer to the tile on the table is ``pass`` (no option)
     are passed for, as the server does once the window's minimum is over."""
     hand.pass_idle()
+
+
+# --- rule options: the one oracle of which values each option takes (the RuleSet schema) ------
+
+def option_values(*names: str) -> dict[str, list]:
+    """Option name -> every value the RuleSet schema lists for it (``kawuxing.rules.Option``:
+    its choices, else the values a room form offers), for the options ``names`` (in that order).
+    Raises ``KeyError`` for an option that is not a RuleSet field, ``ValueError`` for one that
+    lists no values (an open option such as ``base``)."""
+    specs = option_specs()
+    out = {}
+    for name in names:
+        spec = specs[name]
+        values = list(spec.choices or spec.offered or ())
+        if not values:
+            raise ValueError(f"option {name} lists no values (an open option)")
+        out[name] = values
+    return out
+
+
+def options_strategy(*names: str) -> st.SearchStrategy[dict]:
+    """Hypothesis: a dict of some of the options ``names`` (each missing or one of its
+    :func:`option_values`)."""
+    return st.fixed_dictionaries({}, optional={k: st.sampled_from(v)
+                                               for k, v in option_values(*names).items()})
+
+
+def rule_sets(*names: str, presets: tuple[str, ...] = PRESETS) -> st.SearchStrategy[RuleSet]:
+    """Hypothesis: a preset of ``presets`` with some of the options ``names`` overridden."""
+    return st.builds(lambda preset, options: RuleSet.preset(preset, **options),
+                     st.sampled_from(presets), options_strategy(*names))

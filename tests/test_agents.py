@@ -26,7 +26,7 @@ from kawuxing.rules import RuleSet
 from kawuxing.shapes import shanten
 from kawuxing.tiles import COPIES, counts_of, kinds_for_suits, parse_tile, parse_tiles
 
-from helpers import auto_pass
+from helpers import auto_pass, options_strategy
 
 P = parse_tiles
 T = parse_tile
@@ -251,18 +251,14 @@ def _twin(real: Hand, actions: list[Action], seat: int, rng: random.Random) -> H
     return twin
 
 
-TWIN_OPTIONS = {  # options that change what is seen (R6.1, R8.6) or how claims go (R4.3, R7.4)
-    "concealed_kong_visible": [False, True],
-    "declare_hide_triplets": [False, True],
-    "robbing_kong": [True, False],
-    "double_win": [True, False],
-}
+# options that change what is seen (R6.1, R8.6) or how claims go (R7.4, R4.3)
+TWIN_OPTIONS = options_strategy("concealed_kong_visible", "declare_hide_triplets", "robbing_kong",
+                                "double_win")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(["standard", "capped", "strict"]),
-       options=st.fixed_dictionaries({}, optional={k: st.sampled_from(v)
-                                                   for k, v in TWIN_OPTIONS.items()}),
+       options=TWIN_OPTIONS,
        dealer=st.integers(0, 2), wall_seed=st.integers(0, 2**32 - 1),
        play_seed=st.integers(0, 2**32 - 1), point=st.floats(0, 1), swap_seed=st.integers())
 def test_agents_choose_alike_when_hidden_tiles_are_swapped(preset, options, dealer, wall_seed,
@@ -318,8 +314,7 @@ def _hidden_from(hand: Hand, seat: int) -> list[int]:
 
 
 @settings(max_examples=25, deadline=None)
-@given(options=st.fixed_dictionaries({}, optional={k: st.sampled_from(v)
-                                                   for k, v in TWIN_OPTIONS.items()}),
+@given(options=TWIN_OPTIONS,
        wall_seed=st.integers(0, 2**32 - 1), play_seed=st.integers(0, 2**32 - 1))
 def test_visible_counts_exactly_what_the_seat_can_see(options, wall_seed, play_seed):
     """R13.1: at every step of a random hand, for every seat, ``visible`` + the copies hidden

@@ -30,24 +30,14 @@ from kawuxing.engine import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PIAO_PHA
                              WIN, Action, Hand)
 from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.melds import Meld
-from kawuxing.rules import PRESETS, RuleSet
+from kawuxing.rules import RuleSet
 from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
-from helpers import auto_pass, make_wall, tiles_in_view
-
-OPTIONS = {
-    "declare_hide_triplets": [False, True],
-    "concealed_kong_visible": [False, True],
-    "feeding_declared": ["allowed", "forbidden_if_safe_tile"],
-    "double_win": [True, False],
-    "robbing_kong": [True, False],
-    "suits": [("p", "s"), ("m", "s")],
-}
+from helpers import auto_pass, make_wall, rule_sets, tiles_in_view
 
 games = st.fixed_dictionaries({
-    "rules": st.builds(lambda preset, options: RuleSet.preset(preset, **options),
-                       st.sampled_from(PRESETS),
-                       st.fixed_dictionaries({}, optional={k: st.sampled_from(v)
-                                                           for k, v in OPTIONS.items()})),
+    # options that change what a seat sees or may do (R8.6, R6.1, R8.7, R4.3, R7.4, R1.1)
+    "rules": rule_sets("declare_hide_triplets", "concealed_kong_visible", "feeding_declared",
+                       "double_win", "robbing_kong", "suits"),
     "dealer": st.integers(0, 2),
     "wall_seed": st.integers(0, 2**32 - 1),
     "clumpy": st.booleans(),
