@@ -45,19 +45,14 @@ from kawuxing.server.db import Store
 from kawuxing.server.manager import RoomManager
 from kawuxing.server.testing import choose
 from kawuxing.tiles import format_tiles, tile_str
-from helpers import tiles_in_view
+from helpers import option_values, tiles_in_view
 
 HANDS = int(os.environ.get("KAWUXING_LEAK_HANDS", "1000"))
 HANDS_PER_ROOM = 8
 AT_ONCE = 24  # rooms played concurrently
 
-OPTIONS = {
-    "declare_hide_triplets": [False, True],
-    "concealed_kong_visible": [False, True],
-    "feeding_declared": ["allowed", "forbidden_if_safe_tile"],
-    "double_win": [True, False],
-    "robbing_kong": [True, False],
-}
+OPTIONS = option_values("declare_hide_triplets", "concealed_kong_visible", "feeding_declared",
+                        "double_win", "robbing_kong")  # R8.6, R6.1, R8.7, R4.3, R7.4
 TYPES = {
     "welcome": {"type", "protocol", "room", "seat", "status", "preset", "rules", "settings",
                 "players", "hand", "version", "commit"},

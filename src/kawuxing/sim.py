@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .agents import make_agent
+from .agents import check_bot, make_agent
 from .engine import Match
 from .engine.observation import observe
 from .records import hand_record
@@ -113,7 +113,7 @@ def check_bots(bots: list[str]) -> None:
     if len(bots) != 3:
         raise ValueError(f"three bots are needed (one a seat), got {len(bots)}")
     for spec in bots:
-        make_agent(spec)
+        check_bot(spec)
 
 
 def simulate(games: int, bots: list[str], rules: RuleSet, seed: int | str = 0,
