@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from kawuxing.cli import app
 from kawuxing.engine import Hand, IllegalAction, Match, new_wall
-from kawuxing.engine.views import seat_view
+from kawuxing.engine.views import seat_view, table_view
 from kawuxing.records import hand_record, read_record, replay, write_record
 from kawuxing.rules import RuleSet
 
@@ -106,6 +106,7 @@ def test_replay_cli_shows_one_seat_or_everything(tmp_path):
     everything = json.loads(runner.invoke(app, ["replay", str(path), "--step", "5", "--json"]).stdout)
     assert [e["revealed"] for e in everything["seats"]] == [seat_view(hand, s)["hand"]
                                                             for s in range(3)]
+    assert everything == json.loads(json.dumps(table_view(hand)))  # one whole-table view
     bad = runner.invoke(app, ["replay", str(path), "--seat", "7"])
     assert bad.exit_code == 2 and "seats are 0, 1 and 2" in bad.stderr
 
