@@ -17,6 +17,7 @@ from kawuxing.engine import (ADDED_KONG, CLAIM, CONCEALED_KONG, DISCARD, ENDED, 
 from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import parse_tile, parse_tiles
+from kawuxing.transfers import KONG_KINDS
 
 from helpers import auto_pass
 
@@ -88,7 +89,7 @@ def verbs(hand: Hand, seat: int) -> set[str]:
 
 
 def kong_transfers(hand: Hand) -> list[tuple[int, int, int]]:
-    return [(t.payer, t.payee, t.amount) for t in hand.transfers if "kong" in t.reason]
+    return [(t.payer, t.payee, t.amount) for t in hand.transfers if t.kind in KONG_KINDS]
 
 
 # Hands of the claim-priority tests (after game case g03): dealer 5p-holder, two 5p waits.

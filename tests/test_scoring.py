@@ -158,8 +158,8 @@ def test_r9_1_pattern_table(concealed, melds, win, win_by, flags, rules, multipl
 
 
 def test_r9_1_pattern_multipliers_match_table():
-    """R9.1: the pattern data carries the table's multipliers."""
-    expected = {"碰碰胡": 2, "明四归一": 2, "暗四归一": 4, "七对": 4, "龙七对": 8, "双龙七对": 16,
+    """R9.1: the pattern data carries the table's multipliers, and 屁胡 (no pattern) ×1."""
+    expected = {"屁胡": 1, "碰碰胡": 2, "明四归一": 2, "暗四归一": 4, "七对": 4, "龙七对": 8, "双龙七对": 16,
                 "三龙七对": 32, "大三元": 8, "小三元": 4, "杠上开花": 2, "杠上炮": 2,
                 "抢杠胡": 2, "清一色": 4, "手抓一": 4, "海底捞月": 2, "亮倒": 2, "卡五星": 2}
     assert {name: p.multiplier for name, p in BY_NAME.items()} == expected

@@ -113,7 +113,7 @@ def test_summarize_by_hand():
     deals in to seat 1's 亮倒 hand; seat 2 self-draws a 屁胡 (no pattern, R9.1); a draw."""
     stats = [HandStats((4, -2, -2), (0,), True, None, ("卡五星",)),
              HandStats((-2, 2, 0), (1,), False, 0, ("亮倒",)),
-             HandStats((-1, -1, 2), (2,), True, None, ()),
+             HandStats((-1, -1, 2), (2,), True, None, ("屁胡",)),
              HandStats((0, 0, 0), (), False, None, ())]
     report = summarize(stats, BOTS, 2.0)
     s0, s1, s2 = report.per_seat

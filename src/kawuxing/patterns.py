@@ -2,6 +2,11 @@
 
 Pattern names are the field's Chinese terms (RULES.md spelling, simplified); ``key`` is the
 code identifier (English where mahjong English has a settled term, pinyin otherwise).
+
+屁胡 (a win with no pattern, ×1, R9.1) is a row too, :data:`PI_HU`: it is what a hand *shows*
+when it has no pattern (the settlement, the statistics, the transfers' prose), while the
+patterns a hand *has* (:attr:`kawuxing.scoring.HandValue.patterns`) stay empty for it, as the
+conformance cases expect (R7.3 speaks of "a hand whose multiplier is 1").
 """
 
 from __future__ import annotations
@@ -21,7 +26,10 @@ class Pattern:
     rule: str
 
 
+PI_HU = Pattern("pi_hu", "屁胡", "plain win (no pattern)", 1, "R9.1")
+
 PATTERNS: tuple[Pattern, ...] = (
+    PI_HU,
     Pattern("all_pungs", "碰碰胡", "all pungs", 2, "R9.1"),
     Pattern("ming_si_gui", "明四归一", "fourth tile of an exposed pung", 2, "R9.1 R9.4"),
     Pattern("an_si_gui", "暗四归一", "fourth tile of a concealed three", 4, "R9.1 R9.4"),
@@ -45,6 +53,8 @@ PATTERNS: tuple[Pattern, ...] = (
 
 BY_KEY: dict[str, Pattern] = {p.key: p for p in PATTERNS}
 BY_NAME: dict[str, Pattern] = {p.name: p for p in PATTERNS}
+# the patterns a hand can have (R9.1's table): every row but 屁胡, which is their absence
+SCORED: tuple[Pattern, ...] = tuple(p for p in PATTERNS if p is not PI_HU)
 SEVEN_PAIRS_FAMILY = ("seven_pairs", "dragon_seven_pairs", "double_dragon_seven_pairs",
                       "triple_dragon_seven_pairs")
 

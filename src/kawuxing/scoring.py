@@ -3,20 +3,25 @@
 :func:`score_hand` takes a :class:`WinningHand` and a :class:`~kawuxing.rules.RuleSet` and
 returns a :class:`HandValue`: whether the win may be declared, the best reading (R9.2), its
 patterns each with its multiplier and rule, the multiplier after the cap, and the amount each
-payer owes. :func:`win_transfers` turns that into who pays whom (with 包胡 and 漂).
+payer owes. :func:`win_transfers` turns that into who pays whom (with 包胡 and 漂) as
+:class:`~kawuxing.transfers.Transfer` s of kind ``hand_value``/``bao_hu``/``piao``.
 All amounts are integer base units (底金 × multiplier).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .melds import PUNG, Meld
-from .patterns import BY_KEY, SEVEN_PAIRS_FAMILY, Pattern
+from .patterns import BY_KEY, PI_HU, SEVEN_PAIRS_FAMILY, Pattern
 from .rules import RuleSet
 from .shapes import Reading, readings
 from .tiles import (COPIES, DRAGONS, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_str,
                     tile_suit)
+from .transfers import BAO_HU, HAND_VALUE, PIAO, Transfer
+
+__all__ = ["DISCARD", "ROBBING_KONG", "SELF_DRAW", "WIN_BY", "HandValue", "PatternScore",
+           "ScoringError", "Transfer", "WinningHand", "score_hand", "win_transfers"]
 
 SELF_DRAW = "self_draw"
 DISCARD = "discard"
@@ -131,7 +136,8 @@ class HandValue:
     - ``legal``: the win may be declared (R7.1 shape, R7.3 minimum, R7.4 option); if not,
       ``reason`` says why and the other fields describe the best reading, if any.
     - ``reading``: the chosen :class:`~kawuxing.shapes.Reading` (None if not a winning shape).
-    - ``patterns``: the patterns of that reading; empty for 屁胡 (×1).
+    - ``patterns``: the patterns of that reading; empty for 屁胡 (×1), which
+      :attr:`pattern_rows` shows as its row of the table.
     - ``raw_multiplier``: product of the patterns (R9.1); ``multiplier``: after the cap
       (R9.5, R9.6); ``cap``: the cap that bound it, else None.
     - ``per_payer``: base × multiplier, what each payer owes (R9.7) before 包胡 and 漂.
@@ -151,8 +157,16 @@ class HandValue:
 
     @property
     def pattern_names(self) -> list[str]:
-        """Chinese names of the patterns, in table order."""
+        """Chinese names of the patterns, in table order (empty for 屁胡)."""
         return [p.name for p in self.patterns]
+
+    @property
+    def pattern_rows(self) -> tuple[PatternScore, ...]:
+        """The patterns as a settlement lists them: :attr:`patterns`, or the 屁胡 row ×1
+        (R9.1) for a winning shape with none; empty for a hand that is not a winning shape."""
+        if self.patterns or self.reading is None:
+            return self.patterns
+        return (PatternScore(PI_HU, PI_HU.multiplier),)
 
     @property
     def paid(self) -> int:
@@ -163,18 +177,6 @@ class HandValue:
         if self.win_by == SELF_DRAW:
             return 2 * self.per_payer
         return self.per_payer * (2 if self.bao_hu else 1)
-
-
-@dataclass(frozen=True)
-class Transfer:
-    """One payment: ``payer`` seat pays ``payee`` seat ``amount`` base units, ``reason`` in
-    words, ``rule`` the RULES.md number."""
-
-    payer: int
-    payee: int
-    amount: int
-    reason: str
-    rule: str = field(default="")
 
 
 def score_hand(hand: WinningHand, rules: RuleSet) -> HandValue:
@@ -322,8 +324,11 @@ def win_transfers(value: HandValue, winner: int, payers: list[int],
     """Who pays the winner what for a legal hand ``value`` (R7.2, R8.4, R9.7, R11.1).
 
     ``payers``: the two other seats for a self-draw, or ``[discarder]`` (the konger for a robbed
-    kong). ``piao``: each seat's 漂 (R11.1), default none. Returns one transfer for the hand value
-    per payer and one for 漂 where it is not zero. Raises ``ValueError`` for an illegal value.
+    kong). ``piao``: each seat's 漂 (R11.1), default none. Returns per payer one transfer of
+    kind ``hand_value`` (``bao_hu`` when 包胡 doubles it, R8.4), with the pattern keys
+    (``["pi_hu"]`` for 屁胡), the multiplier and ``win_by``, and one of kind ``piao`` (with
+    ``payer_piao`` and ``payee_piao``) where 漂 is not zero. Raises ``ValueError`` for an
+    illegal value or bad payers.
     """
     if not value.legal:
         raise ValueError(f"not a legal win: {value.reason}")
@@ -333,18 +338,18 @@ def win_transfers(value: HandValue, winner: int, payers: list[int],
                          f"expected {want} other seat(s) (R7.2)")
     if piao is not None and len(piao) != 3:
         raise ValueError(f"piao {piao!r}: expected one value per seat (3)")
-    names = "+".join(value.pattern_names) or "屁胡"
+    keys = [p.pattern.key for p in value.pattern_rows]
     out = []
     for payer in payers:
-        amount = value.per_payer
-        reason = f"hand value {names} ×{value.multiplier}"
-        rule = "R7.2 R9.7"
-        if value.bao_hu and len(payers) == 1:
-            amount *= 2
-            reason += ", 包胡 double (discard to a declared hand)"
-            rule = "R8.4 R9.7"
-        out.append(Transfer(payer, winner, amount, reason, rule))
-        if piao and piao[payer] + piao[winner]:
-            out.append(Transfer(payer, winner, piao[payer] + piao[winner],
-                                f"漂 {piao[payer]}+{piao[winner]}", "R11.1"))
+        params = {"patterns": list(keys), "multiplier": value.multiplier,
+                  "win_by": value.win_by}
+        if value.bao_hu and len(payers) == 1:  # R8.4: the single payer pays double
+            out.append(Transfer(payer, winner, 2 * value.per_payer, BAO_HU, "R8.4 R9.7",
+                                params))
+        else:
+            out.append(Transfer(payer, winner, value.per_payer, HAND_VALUE, "R7.2 R9.7",
+                                params))
+        if piao and piao[payer] + piao[winner]:  # R11.1: once per payment, never doubled
+            out.append(Transfer(payer, winner, piao[payer] + piao[winner], PIAO, "R11.1",
+                                {"payer_piao": piao[payer], "payee_piao": piao[winner]}))
     return out

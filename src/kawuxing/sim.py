@@ -19,6 +19,8 @@ from .engine import Match
 from .engine.observation import observe
 from .records import hand_record
 from .rules import RuleSet
+from .scoring import SELF_DRAW
+from .transfers import WIN_KINDS
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class HandStats:
     winners: tuple[int, ...]
     self_draw: bool
     dealt_in: int | None  # the discarder (or robbed konger) who paid a win
-    patterns: tuple[str, ...]  # the patterns of every winner's hand
+    patterns: tuple[str, ...]  # the pattern rows of every winner's hand (屁胡 for none, R9.1)
     record: dict | None = None
 
 
@@ -49,13 +51,13 @@ def play_match(rules: RuleSet, bots: list[str], seed: int | str, number: int, ha
             seat = hand.to_act()[0]
             hand.apply(agents[seat].act(observe(hand, seat), hand.legal_actions(seat)))
         values = hand.values
-        self_draw = any(v.win_by == "self_draw" for v in values.values())
+        self_draw = any(v.win_by == SELF_DRAW for v in values.values())
         payer = None
-        if hand.winners and not self_draw:
+        if hand.winners and not self_draw:  # the one who paid the hand value (R7.2, R8.4)
             payer = next(t.payer for t in hand.transfers if t.payee == hand.winners[0]
-                         and t.reason.startswith("hand value"))
+                         and t.kind in WIN_KINDS)
         out.append(HandStats(tuple(hand.deltas), tuple(hand.winners), self_draw, payer,
-                             tuple(p for v in values.values() for p in v.pattern_names),
+                             tuple(p.name for v in values.values() for p in v.pattern_rows),
                              hand_record(hand, match.hand_seed(len(match.hands) - 1))
                              if keep_records else None))
         if match.over:
@@ -165,7 +167,7 @@ def summarize(stats: list[HandStats], bots: list[str], seconds: float) -> SimRep
             sum(h.dealt_in == seat for h in stats) / n))
     counter: Counter[str] = Counter()
     for h in stats:
-        counter.update(set(h.patterns) or ({"屁胡"} if h.winners else set()))
+        counter.update(set(h.patterns))
     return SimReport(n, seconds, per_seat, sum(not h.winners for h in stats) / n,
                      {k: v / n for k, v in counter.most_common()},
                      [h.record for h in stats if h.record is not None])

@@ -16,6 +16,7 @@ from ..engine import Hand
 from ..engine.views import seat_view, table_view
 from ..records import hand_record, read_record, replay as replay_record
 from ..rules import RuleSet
+from ..transfers import describe
 from .common import fail, open_output, out
 
 def replay(
@@ -68,7 +69,7 @@ def replay(
         out.print(f"result: {res['result']}, winners {res['winners']}, deltas {res['deltas']}, "
                   f"next dealer {res['next_dealer']}", highlight=False)
         for t in res["transfers"]:
-            out.print(f"  seat {t['payer']} → seat {t['payee']} {t['amount']}: {t['reason']} "
+            out.print(f"  seat {t['payer']} → seat {t['payee']} {t['amount']}: {describe(t)} "
                       f"({t['rule']})", highlight=False)
 
 

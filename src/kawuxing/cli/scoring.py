@@ -9,10 +9,12 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from ..engine.views import pattern_json
 from ..melds import Meld
 from ..scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand, win_transfers
 from ..shapes import shanten, waits
 from ..tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
+from ..transfers import describe
 from .common import fail, out, rules_from
 
 
@@ -51,13 +53,12 @@ def score(
         held[m.tile] += m.size
     result = {"legal": value.legal, "multiplier": value.multiplier,
               "raw_multiplier": value.raw_multiplier, "cap": value.cap,
-              "patterns": [{"name": p.name, "gloss": p.pattern.gloss, "multiplier": p.multiplier,
-                            "rule": p.pattern.rule, "note": p.note} for p in value.patterns],
+              "patterns": [pattern_json(p) for p in value.pattern_rows],
               "paid": value.paid, "reason": value.reason}
     if value.legal:
         payers = [1, 2] if win_by == SELF_DRAW else [1]
         transfers = win_transfers(value, 0, payers)
-        result["transfers"] = [t.__dict__ for t in transfers]
+        result["transfers"] = [t.to_json() for t in transfers]
     if value.reading is None:
         counts = counts_of(concealed)
         result["waits"] = [tile_str(k) for k in waits(counts, held)]
@@ -89,8 +90,6 @@ def _print_score(hand: WinningHand, value, result: dict) -> None:
     table = Table("pattern", "gloss", "×", "rule", "note")
     for p in result["patterns"]:
         table.add_row(p["name"], p["gloss"], str(p["multiplier"]), p["rule"], p["note"])
-    if not result["patterns"]:
-        table.add_row("屁胡", "no pattern", "1", "R9.1", "")
     out.print(table)
     cap = f" (cap {value.cap}, raw ×{value.raw_multiplier})" if value.cap else ""
     out.print(f"multiplier ×{value.multiplier}{cap}", highlight=False)
@@ -98,6 +97,6 @@ def _print_score(hand: WinningHand, value, result: dict) -> None:
         out.print(f"[red]not a legal win[/]: {escape(value.reason)}", highlight=False)
         return
     for t in result["transfers"]:
-        out.print(f"  seat {t['payer']} pays seat {t['payee']} {t['amount']} — {t['reason']} "
+        out.print(f"  seat {t['payer']} pays seat {t['payee']} {t['amount']} — {describe(t)} "
                   f"({t['rule']})", highlight=False)
     out.print(f"winner receives {value.paid}", highlight=False)

@@ -12,7 +12,6 @@ global RNG. Drive it with :meth:`Hand.legal_actions` and :meth:`Hand.apply`::
 
 from __future__ import annotations
 
-import copy
 import random
 
 from ..melds import ADDED_KONG as ADDED_MELD
@@ -21,8 +20,11 @@ from ..melds import EXPOSED_KONG as EXPOSED_MELD
 from ..melds import PUNG as PUNG_MELD
 from ..melds import Meld
 from ..rules import RuleSet
-from ..scoring import HandValue, Transfer, win_transfers
-from ..tiles import COPIES, format_tiles, kinds_for_suits, tile_str
+from ..scoring import HandValue, win_transfers
+from ..tiles import COPIES, kinds_for_suits, tile_str
+from ..transfers import (KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Transfer,
+                         draw_compensation, kong_transfers)
+from . import events as ev
 from . import legal
 from .actions import (CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
                       IllegalAction, malformed)
@@ -90,9 +92,7 @@ class Hand:
         self.declare_order: list[int] = []
         self.deltas = [0, 0, 0]
         self.transfers: list[Transfer] = []
-        self.events: list[dict] = [{"type": "deal", "dealer": dealer,
-                                    "hands": [format_tiles(sorted(h)) for h in hands],
-                                    "wall": len(draws)}]
+        self.events: list[dict] = [ev.deal(dealer, hands, len(draws))]
         self.actions: list[Action] = []
         self._legal: dict[int, list[Action]] = {}  # seat -> legal actions of this state
         self.winners: list[int] = []
@@ -129,11 +129,13 @@ class Hand:
         wall = list(wall) if wall is not None else new_wall(rules, seed)
         if sorted(wall) != sorted(kinds_for_suits(rules.suits) * COPIES):
             raise ValueError("wall: must be the 84 tiles of the rule set, four of each (R1.1)")
-        order = deal_order(dealer)
         hands: list[list[int]] = [[], [], []]
-        for seat, tile in zip(order, wall):
-            hands[seat].append(tile)
-        return cls(rules, dealer, hands, wall[len(order):], piao, windows)
+        pos = 0
+        for size in (4, 4, 4, 1):
+            for i in range(3):
+                hands[(dealer + i) % 3] += wall[pos:pos + size]
+                pos += size
+        return cls(rules, dealer, hands, wall[pos:], piao, windows)
 
     # --- reading the state -------------------------------------------------------------
     @property
@@ -230,30 +232,15 @@ class Hand:
             self._answer(seat, verb)
         return self.events[start:]
 
-    def clone(self) -> Hand:
-        """An independent copy of the hand as it is now: applying actions to one never changes
-        the other (the server keeps the copy made before an action to undo it when storing
-        the action fails, instead of replaying the record).
-
-        Every container the hand, its seats and the tile on the table change in play (hands,
-        melds, discards, answers, deltas, the event and action logs …) is new; what is never
-        changed once made is shared: the rules, the draw order, the dealt hands, and the items
-        of the logs (events, actions, transfers, melds, hand values). Costs tens of
-        microseconds, not a replay of the record."""
-        twin = _fresh(self)
-        twin.seats = [_fresh(s) for s in self.seats]
-        if self.pending is not None:
-            twin.pending = _fresh(self.pending)
-        return twin
-
     def _emit(self, event: dict) -> None:
+        """Log one event (made by :mod:`kawuxing.engine.events`)."""
         self.events.append(event)
 
     def _piao(self, seat: int, value: int) -> None:
         self.seats[seat].piao = value
-        self._emit({"type": "piao_chosen", "seat": seat})
+        self._emit(ev.piao_chosen(seat))
         if all(s.piao is not None for s in self.seats):
-            self._emit({"type": "piao", "piao": [s.piao for s in self.seats]})
+            self._emit(ev.piao([s.piao for s in self.seats]))
             self.phase = TURN
             self._draw(self.dealer)
 
@@ -270,8 +257,7 @@ class Hand:
             self.chain = 0
             s.kong_turn = False
         self.phase, self.current, self.pending = TURN, seat, None
-        self._emit({"type": "draw", "seat": seat, "tile": tile_str(tile),
-                    "replacement": replacement, "wall": self.wall_left})
+        self._emit(ev.draw(seat, tile, replacement, self.wall_left))
 
     def _discard(self, seat: int, tile: int, declare: bool, hidden: tuple[int, ...]) -> None:
         s = self.seats[seat]
@@ -280,8 +266,7 @@ class Hand:
         s.claimed.append(False)
         after_kong = s.kong_turn
         s.drawn = None
-        self._emit({"type": "discard", "seat": seat, "tile": tile_str(tile),
-                    "after_kong": after_kong})
+        self._emit(ev.discard(seat, tile, after_kong))
         if declare:
             s.declared = True
             s.hidden = tuple(hidden)
@@ -290,8 +275,7 @@ class Hand:
             shown = list(s.concealed)
             for k in s.hidden:
                 shown[k] -= 3
-            self._emit({"type": "declare", "seat": seat, "tiles": format_tiles(_tiles(shown)),
-                        "hidden": len(s.hidden), "waits": [tile_str(w) for w in s.waits]})
+            self._emit(ev.declare(seat, _tiles(shown), len(s.hidden), s.waits))
         last = self.wall_left == 0
         options, values = legal.claim_options(self, seat, tile, False, after_kong, last)
         self._open_window(seat, options)
@@ -359,8 +343,7 @@ class Hand:
         s.melds.append(Meld(PUNG_MELD, tile))
         s.drawn, s.replacement, s.kong_turn = None, False, False
         self.chain = 0  # R6.5: a pung ends the chain
-        self._emit({"type": "pung", "seat": seat, "tile": tile_str(tile),
-                    "from": self.pending.seat})
+        self._emit(ev.pung(seat, tile, self.pending.seat))
         self.phase, self.current, self.pending = TURN, seat, None
 
     def _exposed_kong(self, seat: int) -> None:
@@ -372,10 +355,8 @@ class Hand:
         s.melds.append(Meld(EXPOSED_MELD, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if pending.after_kong else 1
-        self._emit({"type": "kong", "seat": seat, "kind": EXPOSED_MELD, "tile": tile_str(tile),
-                    "from": pending.seat})
-        self._kong_money(seat, [pending.seat], self.rules.direct_kong_pay, "直杠 exposed kong",
-                         "R6.3")
+        self._emit(ev.kong(seat, EXPOSED_MELD, tile, pending.seat))
+        self._kong_money(KONG_EXPOSED, seat, [pending.seat], self.rules.direct_kong_pay)
         s.kong_turn = True
         self._draw(seat, replacement=True)
 
@@ -386,14 +367,14 @@ class Hand:
         s.melds.append(Meld(CONCEALED_MELD, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
-        self._emit({"type": "kong", "seat": seat, "kind": CONCEALED_MELD, "tile": tile_str(tile)})
-        self._kong_money(seat, [o for o in range(3) if o != seat], 2, "暗杠 concealed kong", "R6.1")
+        self._emit(ev.kong(seat, CONCEALED_MELD, tile))
+        self._kong_money(KONG_CONCEALED, seat, [o for o in range(3) if o != seat])
         s.kong_turn = True
         self._draw(seat, replacement=True)
 
     def _start_added_kong(self, seat: int, tile: int) -> None:
         """R6.2 补杠, open to robbing (R7.4) before it counts."""
-        self._emit({"type": "adding_kong", "seat": seat, "tile": tile_str(tile)})
+        self._emit(ev.adding_kong(seat, tile))
         s = self.seats[seat]
         s.drawn = None
         options: dict = {}
@@ -414,8 +395,8 @@ class Hand:
         s.melds[index] = Meld(ADDED_MELD, tile)
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
-        self._emit({"type": "kong", "seat": seat, "kind": ADDED_MELD, "tile": tile_str(tile)})
-        self._kong_money(seat, [o for o in range(3) if o != seat], 1, "补杠 added kong", "R6.2")
+        self._emit(ev.kong(seat, ADDED_MELD, tile))
+        self._kong_money(KONG_ADDED, seat, [o for o in range(3) if o != seat])
         s.kong_turn = True
         self._draw(seat, replacement=True)
 
@@ -428,24 +409,21 @@ class Hand:
         if s.declared:
             before, s.waits = s.waits, legal.live_waits(s)
             if s.waits != before:
-                self._emit({"type": "waits", "seat": self.seats.index(s),
-                            "waits": [tile_str(w) for w in s.waits]})
+                self._emit(ev.waits(self.seats.index(s), s.waits))
 
-    def _kong_money(self, konger: int, payers: list[int], money: int, what: str,
-                    rule: str) -> None:
-        """Kong money, paid at once (R6.6), doubled along a 杠上杠 chain (R6.5)."""
-        factor = 2 ** (self.chain - 1)
-        amount = money * factor * self.rules.base
-        reason = what + (f", 杠上杠 ×{factor} (kong {self.chain} of a chain)" if factor > 1 else "")
-        for payer in payers:
-            self._pay(Transfer(payer, konger, amount, reason,
-                               rule + (" R6.5" if factor > 1 else "")))
+    def _kong_money(self, kind: str, konger: int, payers: list[int],
+                    money: int | None = None) -> None:
+        """Kong money of ``kind`` (R6.1-R6.3), paid at once (R6.6), doubled along the 杠上杠
+        chain this kong is part of (R6.5); ``money`` per payer only for 直杠 (R6.3)."""
+        for transfer in kong_transfers(kind, konger, payers, self.chain, self.rules.base, money):
+            self._pay(transfer)
 
     def _pay(self, transfer: Transfer) -> None:
+        """Book one payment: the transfer list, the running deltas and a ``transfer`` event."""
         self.transfers.append(transfer)
         self.deltas[transfer.payer] -= transfer.amount
         self.deltas[transfer.payee] += transfer.amount
-        self._emit({"type": "transfer", **transfer.__dict__})
+        self._emit(ev.transfer(transfer))
 
     # --- the end of the hand -------------------------------------------------------------
     def _self_draw_win(self, seat: int) -> None:
@@ -467,10 +445,8 @@ class Hand:
         piao = [s.piao or 0 for s in self.seats]
         for w in winners:  # the won tile is not added to the hand: one tile, maybe two winners
             value = values[w]
-            self._emit({"type": "win", "seat": w, "tile": tile_str(tile), "by": value.win_by,
-                        "from": discarder, "patterns": value.pattern_names,
-                        "multiplier": value.multiplier, "raw_multiplier": value.raw_multiplier,
-                        "bao_hu": value.bao_hu})
+            self._emit(ev.win(w, tile, value.win_by, discarder, value.pattern_names,
+                              value.multiplier, value.raw_multiplier, value.bao_hu))
             for t in win_transfers(value, w, payers, piao):
                 self._pay(t)
         self.winners, self.values = winners, values
@@ -480,19 +456,9 @@ class Hand:
     def _exhaustive_draw(self) -> None:
         """R10 荒庄: no hand value; kong money stands; 亮倒 compensation."""
         declarers = [i for i, s in enumerate(self.seats) if s.declared]
-        mode = self.rules.draw_compensation
-        base = self.rules.base
-        if mode == "per_declarer" and len(declarers) < 3:
-            for d in declarers:
-                for o in range(3):
-                    if o not in declarers:
-                        self._pay(Transfer(d, o, base, "荒庄 亮倒 compensation", "R10.2"))
-        elif mode == "first_declarer" and self.declare_order:
-            first = self.declare_order[0]
-            for o in range(3):
-                if o != first:
-                    self._pay(Transfer(first, o, base, "荒庄 compensation by the first declarer",
-                                       "R10.2"))
+        for transfer in draw_compensation(self.declare_order, self.rules.draw_compensation,
+                                          self.rules.base):
+            self._pay(transfer)
         nxt = self.dealer
         if self.rules.draw_dealer == "declarer" and len(declarers) == 1:
             nxt = declarers[0]
@@ -500,20 +466,9 @@ class Hand:
 
     def _end(self, result: str, next_dealer: int) -> None:
         self.phase, self.pending, self.result, self.next_dealer = ENDED, None, result, next_dealer
-        self._emit({"type": "hand_end", "result": result, "winners": list(self.winners),
-                    "deltas": list(self.deltas), "next_dealer": next_dealer,
-                    "hands": [format_tiles(s.concealed_tiles()) for s in self.seats],
-                    "melds": [[str(m) for m in s.melds] for s in self.seats]})
-
-
-DEAL_ROUNDS = (4, 4, 4, 1)  # R3.1: tiles each seat takes per round, from the dealer round
-
-
-def deal_order(dealer: int) -> list[int]:
-    """The seat that each of the first 39 tiles of the wall goes to (R3.1: 4-4-4 from the
-    dealer, then 1 each); the tiles after them are the draws, the dealer's 14th first. What
-    :meth:`Hand.deal` deals by, and what builds a wall for given hands (tests)."""
-    return [(dealer + i) % 3 for size in DEAL_ROUNDS for i in range(3) for _ in range(size)]
+        self._emit(ev.hand_end(result, self.winners, self.deltas, next_dealer,
+                               [s.concealed_tiles() for s in self.seats],
+                               [s.melds for s in self.seats]))
 
 
 def new_wall(rules: RuleSet, seed: int | str) -> list[int]:
@@ -527,16 +482,6 @@ def new_wall(rules: RuleSet, seed: int | str) -> list[int]:
     rng = random.Random(seed)
     rng.shuffle(wall)
     return wall
-
-
-def _fresh(obj):
-    """A shallow copy of ``obj`` whose list and dict attributes are new containers (one level
-    deep: their items are shared)."""
-    twin = copy.copy(obj)
-    for name, value in vars(obj).items():
-        if isinstance(value, (list, dict)):
-            setattr(twin, name, type(value)(value))
-    return twin
 
 
 def _counts(tiles: list[int]) -> list[int]:

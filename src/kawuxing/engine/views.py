@@ -143,15 +143,22 @@ def _mpsz(counts) -> str:
 
 
 def hand_result(hand: Hand) -> dict:
-    """The settlement of an ended hand: winners, each value explained, every transfer."""
+    """The settlement of an ended hand: ``result`` (``win``/``draw``), ``winners``,
+    ``next_dealer`` (R2.2), ``deltas`` (base units), ``values`` (winner seat as a string ->
+    :func:`value_json`) and every payment of the hand in order, ``transfers``, each in the
+    JSON form of :class:`~kawuxing.transfers.Transfer` (``kind``, ``payer``, ``payee``,
+    ``amount``, ``rule`` and the kind's parameters)."""
     return {"result": hand.result, "winners": list(hand.winners), "next_dealer": hand.next_dealer,
             "deltas": list(hand.deltas),
             "values": {str(w): value_json(v) for w, v in hand.values.items()},
-            "transfers": [dict(t.__dict__) for t in hand.transfers]}
+            "transfers": [t.to_json() for t in hand.transfers]}
 
 
 def value_json(value) -> dict:
-    """A :class:`~kawuxing.scoring.HandValue` as JSON: reading, patterns with ×, rule, cap."""
+    """A :class:`~kawuxing.scoring.HandValue` as JSON: ``legal``, ``by``, ``reading`` (sets and
+    pair, or seven pairs, or None), ``patterns`` (its :attr:`~HandValue.pattern_rows`: the
+    屁胡 row ×1 for a winning hand with no pattern, R9.1; see :func:`pattern_json`),
+    ``raw_multiplier``, ``multiplier`` (after the cap), ``cap``, ``bao_hu``."""
     reading = value.reading
     if reading is None:
         shape = None
@@ -161,10 +168,17 @@ def value_json(value) -> dict:
         shape = {"sets": [[s.kind, tile_str(s.tile)] for s in reading.sets],
                  "pair": tile_str(reading.pairs[0])}
     return {"legal": value.legal, "by": value.win_by, "reading": shape,
-            "patterns": [{"name": p.name, "gloss": p.pattern.gloss, "multiplier": p.multiplier,
-                          "rule": p.pattern.rule, "note": p.note} for p in value.patterns],
+            "patterns": [pattern_json(p) for p in value.pattern_rows],
             "raw_multiplier": value.raw_multiplier, "multiplier": value.multiplier,
             "cap": value.cap, "bao_hu": value.bao_hu}
+
+
+def pattern_json(score) -> dict:
+    """A :class:`~kawuxing.scoring.PatternScore` as JSON: ``key`` (code name, the client's
+    translation key), ``name`` (Chinese), ``gloss`` (English), ``multiplier``, ``rule``,
+    ``note``."""
+    return {"key": score.pattern.key, "name": score.name, "gloss": score.pattern.gloss,
+            "multiplier": score.multiplier, "rule": score.pattern.rule, "note": score.note}
 
 
 def event_for_seat(event: dict, seat: int, hand: Hand) -> dict:
