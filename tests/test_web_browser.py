@@ -216,11 +216,22 @@ def test_lobby_create_room_play_a_hand_by_clicking(server, desktop):
     page.goto(server.url + "/")
     page.wait_for_selector(".lobby .create-form")
     assert page.locator("h1").inner_text() == "卡五星"
-    # every rule option the lobby offers is a value the rules accept
-    options = page.evaluate("() => import('/static/js/lobby.js').then((m) => m.OPTIONS)")
-    for name, choices, _rule in options:
-        for value in choices:
-            RuleSet.preset("standard", **{name: value})
+    # the form is built from GET /api/rules and /api/bots: every served option a room form
+    # offers is a select with the served values, every bot choice a seat choice
+    _, schema = http("GET", f"{server.url}/api/rules")
+    _, bots = http("GET", f"{server.url}/api/bots")
+    options = [o for o in schema["options"] if o["offered"] and o["name"] != "hands_per_match"]
+    for option in options:
+        values = page.eval_on_selector_all(f"select[name=opt_{option['name']}] option",
+                                           "(os) => os.map((o) => o.value)")
+        assert values == [""] + [json.dumps(o["value"], separators=(",", ":"))
+                                 for o in option["offered"]], option["name"]
+    assert page.eval_on_selector_all("select[name=seat1] option", "(os) => os.map((o) => o.value)") \
+        == [c["spec"] for c in bots["choices"]] + ["human"]
+    assert page.locator("select[name=seat1]").input_value() == bots["suggested"]
+    assert page.eval_on_selector_all("select[name=preset] option",
+                                     "(os) => os.map((o) => o.value)") == list(schema["presets"])
+    assert page.locator("select[name=opt_cap] option").nth(1).text_content() == "不封顶"
     shot(page, "lobby", "screenshot-lobby.png", full_page=True)
     page.select_option("select[name=preset]", "capped")
     assert "×16" in page.locator(".preset-help").inner_text()

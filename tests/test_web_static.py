@@ -11,8 +11,9 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
+from kawuxing.agents import AGENT_NAMES, bots_schema
 from kawuxing.melds import MELD_KINDS
-from kawuxing.rules import PRESETS, RuleSet
+from kawuxing.rules import PRESETS, RuleSet, rules_schema
 from kawuxing.server.app import create_app
 from kawuxing.server.config import ServerConfig
 from kawuxing.web import STATIC_DIR, mount_web
@@ -116,13 +117,35 @@ def test_i18n_covers_what_the_server_and_engine_name():
         assert f"status_{status}" in zh
     for level in ("1", "2", "3"):
         assert f"bot_level_{level}" in zh
-    # the rule options offered in the lobby exist in RuleSet and have a name and a help text
+
+
+def test_i18n_labels_every_served_option_preset_and_bot():
+    """The label keys of GET /api/rules and GET /api/bots exist in Chinese and English: every
+    option's name and help, every value a room form offers (the number of hands is shown with
+    hands_n), every preset, every bot choice and the open seat."""
+    zh, en = i18n_tables()
+    schema, bots = rules_schema(), bots_schema()
+    assert [o["name"] for o in schema["options"]] == [f.name for f in dataclasses.fields(RuleSet)]
+    keys = {"seatkind_human", "hands_n"}
+    for option in schema["options"]:
+        keys |= {option["label"], option["help"]}
+        if option["name"] != "hands_per_match":
+            keys |= {o["label"] for o in option["offered"]}
+    for preset in schema["presets"].values():
+        keys |= {preset["label"], preset["help"]}
+    keys |= {c["label"] for c in bots["choices"]}
+    assert "opt_cap_null" in keys and "seatkind_heuristic_2" in keys and "preset_app" in keys
+    assert sorted(keys - set(zh)) == [] and sorted(keys - set(en)) == []
+
+
+def test_lobby_lists_no_option_preset_or_bot_of_its_own():
+    """The lobby builds its form from the served schemas: no option (but the number of hands it
+    asks for apart), preset or bot is named in lobby.js."""
     lobby = (JS / "lobby.js").read_text("utf-8")
-    names = re.findall(r"^  \['(\w+)', \[", lobby, re.M)
-    fields = {f.name for f in dataclasses.fields(RuleSet)}
-    assert names and set(names) <= fields
+    names = [f.name for f in dataclasses.fields(RuleSet) if f.name != "hands_per_match"]
+    names += [p for p in PRESETS] + list(AGENT_NAMES)
     for name in names:
-        assert f"optname_{name}" in zh and f"opthelp_{name}" in zh
-    for spec in re.findall(r"'(heuristic:\d|random|human)'", lobby):
-        assert f"seatkind_{spec.replace(':', '_')}" in zh
+        assert not re.search(rf"['\"`]{name}\b", lobby), name
+    assert "/api/rules" in (JS / "api.js").read_text("utf-8")
+    assert "api.rules()" in lobby and "api.bots()" in lobby
 

@@ -41,5 +41,8 @@ export const api = {
   hand: (match, number) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}`),
   matches: (limit = 50) => call('GET', `/api/matches?limit=${limit}`),
   match: (id) => call('GET', `/api/matches/${encodeURIComponent(id)}`),
+  // the rule options and presets, and the bot registry: forms are built from them
+  rules: () => call('GET', '/api/rules'),
+  bots: () => call('GET', '/api/bots'),
   health: () => call('GET', '/api/health'),
 };

@@ -148,6 +148,14 @@ const zh = {
   opthelp_draw_dealer: '流局后谁坐庄。',
   opt_draw_dealer_stay: '庄家连庄',
   opt_draw_dealer_declarer: '唯一亮倒者坐庄',
+  optname_three_quad_seven_pairs: '三龙七对',
+  opthelp_three_quad_seven_pairs: '七对里有三个四张时算几番（×32 或 ×16）。',
+  optname_cap_exceptions: '单独封顶的番型',
+  opthelp_cap_exceptions: '某些番型有自己的封顶（如双龙七对封 ×16）。',
+  optname_base: '底金',
+  opthelp_base: '每番付多少分。',
+  optname_hands_per_match: '局数',
+  opthelp_hands_per_match: '一场比赛打几局。',
   // room / waiting
   connecting: '正在连接…',
   waiting_title: '等待玩家入座',
@@ -314,6 +322,17 @@ const zh = {
   col_payee: '收',
   col_amount: '分',
   col_reason: '原因',
+  // a transfer's reason by its kind (transfers.py), with the kind's parameters
+  transfer_hand_value: '胡牌 {patterns} ×{multiplier}',
+  transfer_bao_hu: '胡牌 {patterns} ×{multiplier}，包胡加倍（点了亮倒）',
+  transfer_kong_concealed: '暗杠',
+  transfer_kong_added: '补杠',
+  transfer_kong_exposed: '直杠',
+  transfer_chain: '，杠上杠 ×{factor}（连杠第 {chain} 杠）',
+  transfer_draw_compensation: '荒庄 {mode}',
+  transfer_mode_per_declarer: '亮倒赔付',
+  transfer_mode_first_declarer: '第一个亮倒者赔付',
+  transfer_piao: '漂 {payer_piao}+{payee_piao}',
   this_hand: '本局',
   total: '总分',
   next_hand: '下一局',
@@ -491,6 +510,14 @@ const en = {
   opthelp_draw_dealer: 'Who deals after a drawn hand.',
   opt_draw_dealer_stay: 'the dealer stays',
   opt_draw_dealer_declarer: 'the only declarer',
+  optname_three_quad_seven_pairs: '三龙七对',
+  opthelp_three_quad_seven_pairs: 'What seven pairs with three fours of a kind scores (×32 or ×16).',
+  optname_cap_exceptions: 'Patterns with their own cap',
+  opthelp_cap_exceptions: 'Some patterns have a cap of their own (e.g. 双龙七对 at ×16).',
+  optname_base: 'Base (底金)',
+  opthelp_base: 'The units paid per multiplier.',
+  optname_hands_per_match: 'Hands',
+  opthelp_hands_per_match: 'Hands in a match.',
   connecting: 'Connecting…',
   waiting_title: 'Waiting for players',
   waiting_hint: 'The match starts when all three seats are taken. Send the link to your friends.',
@@ -653,6 +680,16 @@ const en = {
   col_payee: 'Receives',
   col_amount: 'Amount',
   col_reason: 'Why',
+  transfer_hand_value: 'hand value {patterns} ×{multiplier}',
+  transfer_bao_hu: 'hand value {patterns} ×{multiplier}, 包胡 double (discard to a declared hand)',
+  transfer_kong_concealed: '暗杠 concealed kong',
+  transfer_kong_added: '补杠 added kong',
+  transfer_kong_exposed: '直杠 exposed kong',
+  transfer_chain: ', 杠上杠 ×{factor} (kong {chain} of a chain)',
+  transfer_draw_compensation: '荒庄 {mode}',
+  transfer_mode_per_declarer: '亮倒 compensation',
+  transfer_mode_first_declarer: 'compensation by the first declarer',
+  transfer_piao: '漂 {payer_piao}+{payee_piao}',
   this_hand: 'This hand',
   total: 'Total',
   next_hand: 'Next hand',
@@ -720,23 +757,16 @@ export function t(key, vars) {
   return text;
 }
 
-// The engine writes transfer reasons in English with the Chinese term (scoring.py, hand.py);
-// in Chinese they read better without the English.
-const REASONS_ZH = [
-  [/^hand value (.+) ×(\d+)/, '胡牌 $1 ×$2'],
-  [/, 包胡 double \(discard to a declared hand\)/, '，包胡加倍（点了亮倒）'],
-  [/^暗杠 concealed kong/, '暗杠'],
-  [/^补杠 added kong/, '补杠'],
-  [/^直杠 exposed kong/, '直杠'],
-  [/, 杠上杠 ×(\d+) \(kong (\d+) of a chain\)/, '，杠上杠 ×$1（连杠第 $2 杠）'],
-  [/^荒庄 亮倒 compensation/, '荒庄 亮倒赔付'],
-  [/^荒庄 compensation by the first declarer/, '荒庄 第一个亮倒者赔付'],
-];
-
-/** A transfer's reason in the current language. */
-export function reasonText(reason) {
-  if (current !== 'zh') return reason;
-  let out = reason;
-  for (const [re, rep] of REASONS_ZH) out = out.replace(re, rep);
-  return out;
+/**
+ * A transfer's reason in the current language, from its kind and parameters (one entry of
+ * view.result.transfers: {kind, payer, payee, amount, rule, ...params}, transfers.py).
+ * names(keys) gives the pattern names of a hand-value transfer (default: the keys).
+ */
+export function transferText(tr, names = (keys) => keys) {
+  const vars = { ...tr };
+  if (tr.patterns) vars.patterns = names(tr.patterns).join('+');
+  if (tr.mode) vars.mode = t('transfer_mode_' + tr.mode);
+  let text = t('transfer_' + tr.kind, vars);
+  if (tr.factor > 1) text += t('transfer_chain', vars);
+  return text;
 }

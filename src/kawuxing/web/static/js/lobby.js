@@ -1,6 +1,8 @@
 // The lobby: nickname; create a room (rule preset, rule options with short explanations,
 // number of hands, bots and their level for the other seats, time per decision); join a room
 // by its code; rooms you have a seat in; a link to the replays.
+// The presets, the rule options (choices, rule numbers, label keys) and the bots come from the
+// server (GET /api/rules, GET /api/bots): this file lists none of them.
 
 import { api } from './api.js';
 import { newEntropy } from './fairness.js';
@@ -8,32 +10,28 @@ import { t } from './i18n.js';
 import { allSeats, getNick, saveFair, saveSeat, setNick } from './store.js';
 import { toast } from './ui.js';
 
-export const PRESETS = ['standard', 'capped', 'flat8', 'strict', 'app'];
+const HUMAN = 'human';  // a seat kept open for a friend (the server's seat kind)
+const HANDS_OPTION = 'hands_per_match';  // asked for as the room's number of hands (R12.1)
 
-// option -> choices (JSON values); the first choice of each select is "as the preset says"
-export const OPTIONS = [
-  ['cap', [null, 8, 16, 32, 64], 'R9.5'],
-  ['min_multiplier_discard_win', [2, 1], 'R7.3'],
-  ['double_win', [true, false], 'R4.3'],
-  ['robbing_kong', [true, false], 'R7.4'],
-  ['missed_win_exception', ['bigger', 'none'], 'R7.5'],
-  ['mutual_declared', ['double', 'single'], 'R8.5'],
-  ['declare_hide_triplets', [false, true], 'R8.6'],
-  ['feeding_declared', ['allowed', 'forbidden_if_safe_tile'], 'R8.7'],
-  ['draw_compensation', ['per_declarer', 'first_declarer', 'none'], 'R10.2'],
-  ['piao_choices', [[], [0, 1, 2, 5]], 'R11.1'],
-  ['concealed_kong_visible', [false, true], 'R6.1'],
-  ['direct_kong_pay', [2, 1], 'R6.3'],
-  ['last_discard_bonus', [false, true], 'R9.1'],
-  ['an_si_gui_on_discard', [true, false], 'R9.1'],
-  ['si_gui_in_hand', ['flush', 'any_pattern', 'win_tile_only'], 'R9.4'],
-  ['cap_excludes_declare', [false, true], 'R9.6'],
-  ['suits', [['p', 's'], ['m', 'p'], ['m', 's']], 'R1.1'],
-  ['first_dealer', ['random', 'seat0'], 'R2.1'],
-  ['draw_dealer', ['stay', 'declarer'], 'R2.2'],
-];
+let schemas = null;  // one fetch of {rules, bots} per page load
 
-export const SEAT_CHOICES = ['heuristic:3', 'heuristic:2', 'heuristic:1', 'random', 'human'];
+/** ``{rules, bots}`` from the server (cached); rejects with the server's explanation. */
+export function loadSchemas() {
+  if (!schemas) {
+    schemas = Promise.all([api.rules(), api.bots()]).then(([rules, bots]) => {
+      const failed = [rules, bots].find((r) => !r.ok);
+      if (failed) throw new Error(failed.error);
+      return { rules: rules.data, bots: bots.data };
+    });
+    schemas.catch(() => { schemas = null; });  // try again on the next render
+  }
+  return schemas;
+}
+
+/** The options a room form offers (schema order), without the number of hands. */
+export function formOptions(rules) {
+  return rules.options.filter((o) => o.offered.length && o.name !== HANDS_OPTION);
+}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -62,10 +60,10 @@ function select(name, choices, value) {
   return s;
 }
 
-export function optionValueLabel(name, value) {
-  const key = `opt_${name}_${JSON.stringify(value).replace(/[^a-z0-9_]/gi, '')}`;
-  const text = t(key);
-  return text === key ? JSON.stringify(value) : text;
+/** The text of an offered value ``{value, label}``: its label, or its JSON without one. */
+function valueText(offered) {
+  const text = t(offered.label);
+  return text === offered.label ? JSON.stringify(offered.value) : text;
 }
 
 /**
@@ -159,71 +157,16 @@ export function renderLobby(root, { joinCode, onEnter }) {
   join.appendChild(jform);
   if (joinCode) join.classList.add('highlight');
 
-  // create a room
+  // create a room: the form is drawn once the rules and bots have come from the server
   const create = el('section', 'card create-card');
   create.appendChild(el('h2', null, t('create_title')));
-  const form = el('form', 'create-form');
-  const preset = select('preset', PRESETS.map((p) => [p, t('preset_' + p)]), 'standard');
-  const presetHelp = el('small', 'help preset-help', t('preset_help_standard'));
-  preset.addEventListener('change', () => { presetHelp.textContent = t('preset_help_' + preset.value); });
-  const pf = field(t('rules_preset'), preset);
-  pf.appendChild(presetHelp);
-  form.appendChild(pf);
-  const hands = select('hands', [1, 2, 4, 8, 12, 16].map((n) => [String(n), t('hands_n', { n })]), '8');
-  form.appendChild(field(t('hands'), hands, t('hands_help')));
-  const seatChoices = SEAT_CHOICES.map((s) => [s, t('seatkind_' + s.replace(':', '_'))]);
-  const seat1 = select('seat1', seatChoices, 'heuristic:2');
-  const seat2 = select('seat2', seatChoices, 'heuristic:2');
-  const seats = el('div', 'row2');
-  seats.appendChild(field(t('seat_right_label'), seat1));
-  seats.appendChild(field(t('seat_left_label'), seat2));
-  form.appendChild(seats);
-  form.appendChild(el('small', 'help', t('seats_help')));
-  const decision = select('decision', ['10', '15', '20', '30', '60'].map((s) => [s, t('seconds_n', { n: s })]), '20');
-  form.appendChild(field(t('decision_time'), decision, t('decision_help')));
-
-  const adv = el('details', 'advanced');
-  adv.appendChild(el('summary', null, t('advanced_rules')));
-  adv.appendChild(el('p', 'help', t('advanced_help')));
-  const optSelects = {};
-  const grid = el('div', 'opt-grid');
-  adv.appendChild(grid);
-  for (const [name, choices, rule] of OPTIONS) {
-    const s = select(`opt_${name}`, [['', t('as_preset')], ...choices.map((v) => [JSON.stringify(v), optionValueLabel(name, v)])], '');
-    optSelects[name] = s;
-    const f = field(`${t('optname_' + name)} · ${rule}`, s, t('opthelp_' + name));
-    f.classList.add('opt');
-    grid.appendChild(f);
-  }
-  form.appendChild(adv);
-
-  const cbtn = el('button', 'primary create-btn', t('create'));
-  cbtn.type = 'submit';
-  form.appendChild(cbtn);
-  form.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    const n = needNick();
-    if (!n) return;
-    const options = {};
-    for (const [name, s] of Object.entries(optSelects)) if (s.value !== '') options[name] = JSON.parse(s.value);
-    const body = {
-      preset: preset.value, options, hands: Number(hands.value),
-      seats: ['human', seat1.value, seat2.value],
-      decision_seconds: Number(decision.value),
-    };
-    cbtn.disabled = true;
-    // create, then take seat 0 with my entropy for the first deal (which this join may start)
-    const made = await api.createRoom(body);
-    const r = made.ok ? await joinFair(made.data.code, n, 0, made.data.room.commit) : made;
-    cbtn.disabled = false;
-    if (!r.ok) {
-      toast(t('create_failed', { message: r.error }), 'error');
-      return;
-    }
-    saveSeat(r.data.code, r.data.seat, r.data.token, n);
-    onEnter(r.data.code);
+  const loading = el('p', 'muted', t('loading'));
+  create.appendChild(loading);
+  loadSchemas().then(({ rules, bots }) => {
+    loading.replaceWith(createForm(rules, bots, needNick, onEnter));
+  }, (e) => {
+    loading.textContent = t('load_failed', { message: e.message });
   });
-  create.appendChild(form);
 
   const cols = el('div', 'lobby-cols');
   cols.appendChild(create);
@@ -264,4 +207,80 @@ export function renderLobby(root, { joinCode, onEnter }) {
   page.appendChild(cols);
   root.replaceChildren(page);
   if (joinCode) (nick.value ? jbtn : nick).focus();
+}
+
+/**
+ * The form that creates a room, from the served schemas: ``rules`` of GET /api/rules (presets,
+ * options with their offered values and label keys) and ``bots`` of GET /api/bots (the seat
+ * choices, strongest first, and the suggested bot). ``needNick()`` is the checked nickname or
+ * null; ``onEnter(code)`` opens the room.
+ */
+function createForm(rules, bots, needNick, onEnter) {
+  const form = el('form', 'create-form');
+  const presets = Object.entries(rules.presets);
+  const presetHelp = (name) => t(rules.presets[name].help);
+  const preset = select('preset', presets.map(([name, p]) => [name, t(p.label)]), rules.default_preset);
+  const presetHelpText = el('small', 'help preset-help', presetHelp(rules.default_preset));
+  preset.addEventListener('change', () => { presetHelpText.textContent = presetHelp(preset.value); });
+  const pf = field(t('rules_preset'), preset);
+  pf.appendChild(presetHelpText);
+  form.appendChild(pf);
+  const handsOption = rules.options.find((o) => o.name === HANDS_OPTION);
+  const hands = select('hands', handsOption.offered.map(({ value }) => [String(value), t('hands_n', { n: value })]),
+    String(handsOption.default));
+  form.appendChild(field(t('hands'), hands, t('hands_help')));
+  const seatChoices = [...bots.choices.map((c) => [c.spec, t(c.label)]), [HUMAN, t('seatkind_' + HUMAN)]];
+  const seat1 = select('seat1', seatChoices, bots.suggested);
+  const seat2 = select('seat2', seatChoices, bots.suggested);
+  const seats = el('div', 'row2');
+  seats.appendChild(field(t('seat_right_label'), seat1));
+  seats.appendChild(field(t('seat_left_label'), seat2));
+  form.appendChild(seats);
+  form.appendChild(el('small', 'help', t('seats_help')));
+  const decision = select('decision', ['10', '15', '20', '30', '60'].map((s) => [s, t('seconds_n', { n: s })]), '20');
+  form.appendChild(field(t('decision_time'), decision, t('decision_help')));
+
+  const adv = el('details', 'advanced');
+  adv.appendChild(el('summary', null, t('advanced_rules')));
+  adv.appendChild(el('p', 'help', t('advanced_help')));
+  const optSelects = {};
+  const grid = el('div', 'opt-grid');
+  adv.appendChild(grid);
+  for (const option of formOptions(rules)) {
+    const s = select(`opt_${option.name}`, [['', t('as_preset')],
+      ...option.offered.map((o) => [JSON.stringify(o.value), valueText(o)])], '');
+    optSelects[option.name] = s;
+    const f = field(`${t(option.label)} · ${option.rule}`, s, t(option.help));
+    f.classList.add('opt');
+    grid.appendChild(f);
+  }
+  form.appendChild(adv);
+
+  const cbtn = el('button', 'primary create-btn', t('create'));
+  cbtn.type = 'submit';
+  form.appendChild(cbtn);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const n = needNick();
+    if (!n) return;
+    const options = {};
+    for (const [name, s] of Object.entries(optSelects)) if (s.value !== '') options[name] = JSON.parse(s.value);
+    const body = {
+      preset: preset.value, options, hands: Number(hands.value),
+      seats: [HUMAN, seat1.value, seat2.value],
+      decision_seconds: Number(decision.value),
+    };
+    cbtn.disabled = true;
+    // create, then take seat 0 with my entropy for the first deal (which this join may start)
+    const made = await api.createRoom(body);
+    const r = made.ok ? await joinFair(made.data.code, n, 0, made.data.room.commit) : made;
+    cbtn.disabled = false;
+    if (!r.ok) {
+      toast(t('create_failed', { message: r.error }), 'error');
+      return;
+    }
+    saveSeat(r.data.code, r.data.seat, r.data.token, n);
+    onEnter(r.data.code);
+  });
+  return form;
 }
