@@ -28,6 +28,7 @@ from kawuxing.tiles import (
     tile_str,
     tile_suit,
     tile_unicode,
+    tiles_of,
 )
 
 # Kind indices written out by hand, so the tests do not lean on the code they check.
@@ -125,6 +126,14 @@ def test_counts_of():
         counts_of([30])
     with pytest.raises(TileError):
         counts_of([-1])
+
+
+def test_tiles_of_is_the_inverse_of_counts_of():
+    counts = [0] * NUM_KINDS
+    counts[P[4]], counts[S[9]], counts[RED] = 2, 1, 3
+    assert tiles_of(counts) == [P[4], P[4], S[9], RED, RED, RED]
+    assert tiles_of(counts_of([RED, P[1], RED])) == [P[1], RED, RED]
+    assert tiles_of([0] * NUM_KINDS) == []
 
 
 # --- Chinese names -----------------------------------------------------------------------------
@@ -294,6 +303,7 @@ def test_format_parse_round_trip(tiles):
     assert parse_tiles(text) == sorted(tiles)
     assert format_tiles(parse_tiles(text)) == text
     assert format_counts(counts_of(tiles)) == text
+    assert tiles_of(counts_of(tiles)) == sorted(tiles)
 
 
 @settings(max_examples=200, deadline=None)

@@ -123,7 +123,7 @@ def format_tiles(tiles: Iterable[int]) -> str:
 
 def format_counts(counts: list[int]) -> str:
     """MPSZ string of a counts vector (see :func:`format_tiles`)."""
-    return format_tiles(k for k in range(NUM_KINDS) for _ in range(counts[k]))
+    return format_tiles(tiles_of(counts))
 
 
 def parse_tile(text: str) -> int:
@@ -207,12 +207,20 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def counts_of(tiles: Iterable[int]) -> list[int]:
-    """Counts vector (30 ints) of a collection of kinds."""
+    """Counts vector (:data:`NUM_KINDS` = 30 ints) of a collection of kinds; the inverse of
+    :func:`tiles_of`. Raises :class:`TileError` for a value that is not a kind (R1.1)."""
     counts = [0] * NUM_KINDS
     for kind in tiles:
         _check_kind(kind)
         counts[kind] += 1
     return counts
+
+
+def tiles_of(counts: Iterable[int]) -> list[int]:
+    """The kinds a counts vector holds, ascending, each as often as it is held:
+    ``tiles_of(counts_of([14, 12, 14])) == [12, 14, 14]`` (the inverse of :func:`counts_of`;
+    counts are not checked, a count of 0 or less gives no tile)."""
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
 
 
 def _check_kind(kind: int) -> None:
