@@ -180,3 +180,69 @@ def test_db_urls():
     for bad in ("mysql://x/y", "x.db"):
         with pytest.raises(ValueError):
             normalize_db_url(bad)
+
+
+def test_restore_reads_every_room_in_a_fixed_number_of_queries(db):
+    """Rebuilding rooms on start reads rooms, seats, matches, hands and actions in five
+    queries however many rooms, hands and actions there are (not one query per room and per
+    hand), and gives each room exactly its own seats, hands and actions."""
+    url, schema = db
+    from sqlalchemy import event
+
+    async def busy_room(manager, clock, steps: int, seed: int) -> str:
+        created = await manager.create_room(seats=["human", "human", "heuristic"], hands=8)
+        room = manager.get(created["code"])
+        sinks = []
+        for seat in (0, 1):
+            _, token = await room.post(room.join, f"p{seat}", seat)
+            sinks.append(Sink())
+            await room.post(room.attach, sinks[-1], token, None, None)
+        rng = random.Random(seed)
+        for step in range(steps):
+            await settle(room, clock)
+            seats = [s for s in (0, 1) if seat_view(room.match.hand, s)["legal"]]
+            if not seats:
+                continue
+            seat = seats[0]
+            action = rng.choice(seat_view(room.match.hand, seat)["legal"])
+            await room.post(room.client_message, sinks[seat], protocol.ActionMessage(
+                type="action", id=f"{step}", version=room.version, action=action))
+        await settle(room, clock)
+        return created["code"]
+
+    async def queries_to_restore(expected_rooms: int) -> tuple[int, list[dict]]:
+        store = await Store.open(url, schema)
+        seen: list[str] = []
+
+        def count(conn, cursor, statement, *args) -> None:
+            seen.append(statement)
+
+        event.listen(store.engine.sync_engine, "before_cursor_execute", count)
+        rows = await store.active_rooms()
+        event.remove(store.engine.sync_engine, "before_cursor_execute", count)
+        stored = {r["match_id"]: await store.count_actions(r["match_id"])
+                  for r in rows if r["match_id"]}
+        await store.close()
+        assert len(rows) == expected_rooms
+        for row in rows:
+            assert [s["seat"] for s in row["seats"]] == [0, 1, 2]
+            assert all(s["room_code"] == row["code"] for s in row["seats"])
+            assert row["match"]["id"] == row["match_id"]
+            assert [h["number"] for h in row["hands"]] == list(range(len(row["hands"])))
+            assert sum(len(h["actions"]) for h in row["hands"]) == stored[row["match_id"]]
+        return len(seen), rows
+
+    async def life(rooms: int, first_seed: int) -> None:
+        manager, store, clock = await open_manager(url, schema)
+        await manager.restore()
+        for i in range(rooms):
+            await busy_room(manager, clock, 4 + 2 * i, first_seed + i)
+        await manager.shutdown()
+        await store.close()
+
+    asyncio.run(life(1, 0))
+    one, _ = asyncio.run(queries_to_restore(1))
+    asyncio.run(life(4, 10))
+    five, rows = asyncio.run(queries_to_restore(5))
+    assert one == five == 5
+    assert sum(len(h["actions"]) for r in rows for h in r["hands"]) > 30

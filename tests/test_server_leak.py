@@ -376,7 +376,7 @@ async def play_rooms(db_path: str, first: int, rooms: int) -> Counter:
                         for seat, w in game.watchers.items()}
             raise AssertionError(f"room {i} stalled: to act {room.match.hand.to_act()}, "
                                  f"auto {[sl.auto for sl in room.slots]}, "
-                                 f"timers {room.timers}, bots {room.bot_handles}, "
+                                 f"timers {room.pacer.timers}, bots {room.pacer.bot_handles}, "
                                  f"watchers {watchers}") from None
         stats["hands"] += len(room.match.hands)
         stats["rooms"] += 1

@@ -18,7 +18,9 @@ from kawuxing.server.clock import ManualClock
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.db import Store
 from kawuxing.server.manager import RoomManager
-from kawuxing.server.room import RoomError, timeout_action
+from kawuxing.agents.timeout import TimeoutAgent
+from kawuxing.engine.observation import observe
+from kawuxing.server.errors import RoomError
 from kawuxing.server.testing import CLAIM_DRAWS, CLAIM_HANDS, build_wall
 from kawuxing.engine.views import seat_view
 
@@ -158,12 +160,12 @@ def test_late_timer_does_nothing_and_reserve_is_used(tmp_path):
             hand = room.match.hand
             assert sinks[0].last["clock"] == {"seconds": 15.0, "decision_seconds": 5.0,
                                               "reserve": 10.0}
-            timer = room.timers[0]
+            timer = room.pacer.timers[0]
             clock.advance(8)  # 3 s into the reserve
             await act(room, sinks[0], [0, "discard", "5p"])
             assert len(hand.actions) == 1 and room.slots[0].reserve == pytest.approx(7)
             # the old timer fires after the decision was made: nothing happens
-            await room.post(room.on_timeout, 0, timer.version, timer.tid)
+            await room.post(room.pacer.on_timeout, 0, timer.version, timer.tid)
             clock.advance(20)  # the cancelled handle must not fire either
             await settle(room, clock)
             assert [a.seat for a in hand.actions[:1]] == [0]
@@ -261,24 +263,45 @@ def test_replaced_connection_and_old_detach(tmp_path):
     asyncio.run(main())
 
 
-def test_storage_failure_undoes_the_action(tmp_path):
+def test_storage_failure_undoes_the_action(tmp_path, monkeypatch):
+    """An action whose storing fails is refused (``storage``) and undone from the copy of the
+    hand made before it (Hand.clone), never by replaying the record: at the deal, and in a
+    claim window after a pung answer (R4.3). Nobody is sent its events; retried, it plays."""
     async def main():
         async with server(tmp_path) as (manager, clock):
             room, sinks, _ = await humans(manager, clock, walls=[CLAIM_WALL], options=SEAT0)
-            before = state(room)
+            real = room.store.add_action
 
             async def broken(*args, **kwargs):
                 raise RuntimeError("disk full")
 
-            real = room.store.add_action
-            room.store.add_action = broken
-            await act(room, sinks[0], [0, "discard", "5p"], action_id="s")
-            assert sinks[0].messages[-1]["code"] == "storage"
-            assert state(room) == before
-            assert not sinks[1].messages[-1].get("events")
-            room.store.add_action = real
-            await act(room, sinks[0], [0, "discard", "5p"], action_id="t")
-            assert sinks[0].messages[-1]["ack"] == "t"
+            def no_replay(*args, **kwargs):
+                raise AssertionError("the undo replayed the record")
+
+            monkeypatch.setattr("kawuxing.records.replay", no_replay)
+            monkeypatch.setattr("kawuxing.server.rows.replay", no_replay)
+            for seat, action, then in (
+                    (0, [0, "discard", "5p"], [0, "discard", "5p"]),
+                    (1, [1, "pung"], [1, "pass"]),  # seat 2 may still win on 5p
+            ):
+                before = state(room)
+                hand_object = room.match.hand
+                sent = [len(sinks[s].messages) for s in range(3)]
+                room.store.add_action = broken
+                await act(room, sinks[seat], action, action_id=f"s{seat}")
+                assert sinks[seat].messages[-1]["code"] == "storage"
+                assert state(room) == before
+                assert room.match.hand is not hand_object  # the copy made before the action
+                for other in range(3):  # nothing else was sent to anyone
+                    assert len(sinks[other].messages) == sent[other] + (other == seat)
+                room.store.add_action = real
+                await act(room, sinks[seat], then, action_id=f"t{seat}")
+                assert sinks[seat].messages[-1]["ack"] == f"t{seat}"
+            hand = room.match.hand
+            assert [a.verb for a in hand.actions] == ["discard", "pass"]
+            assert hand.phase == "claim" and hand.to_act() == [2]
+            stored = await room.store.count_actions(room.match_id)
+            assert stored == 2  # the refused actions were never stored
     asyncio.run(main())
 
 
@@ -319,19 +342,26 @@ def test_leave_and_give_to_bot(tmp_path):
     asyncio.run(main())
 
 
-def test_timeout_action_choices():
+def test_timeout_agent_choices():
+    """What the server plays for a seat whose time ran out, from its Observation (R4.1, R4.3,
+    R11.1): the drawn tile, a pass on a discard, the smallest 漂."""
     from kawuxing.engine import Action, Hand
     from kawuxing.rules import RuleSet
     from kawuxing.tiles import parse_tiles
 
+    agent = TimeoutAgent()
     hand = Hand.deal(RuleSet.preset(first_dealer="seat0"), 0, wall=parse_tiles(CLAIM_WALL))
     legal = hand.legal_actions(0)
-    assert timeout_action(legal, hand) == Action(0, "discard", parse_tiles("5p")[0])
-    hand.apply(timeout_action(legal, hand))
-    assert timeout_action(hand.legal_actions(2), hand).verb == "pass"
+    chosen = agent.act(observe(hand, 0), legal)
+    assert chosen == Action(0, "discard", parse_tiles("5p")[0])  # the tile just drawn
+    assert chosen != legal[0]  # not merely the first legal discard
+    hand.apply(chosen)
+    assert agent.act(observe(hand, 2), hand.legal_actions(2)) == Action(2, "pass")
     piao = RuleSet.preset("app")
     h2 = Hand.deal(piao, 0, seed=1)
-    assert timeout_action(h2.legal_actions(1), h2).piao == 0
+    assert agent.act(observe(h2, 1), h2.legal_actions(1)).piao == min(piao.piao_choices)
+    with pytest.raises(ValueError):
+        agent.act(observe(h2, 1), [])
 
 
 def test_next_hand_after_the_pause_or_when_everyone_is_ready(tmp_path):

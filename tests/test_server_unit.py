@@ -142,3 +142,68 @@ def test_serve_refuses_a_port_in_use_before_opening_the_database():
         port = busy.getsockname()[1]
         assert "in use" in (_cannot_listen("127.0.0.1", port) or "")
     assert _cannot_listen("127.0.0.1", port) is None
+
+
+def test_the_server_never_imports_the_web_package():
+    """Layers (DESIGN.md): the web package composes the app from the server; no module of
+    kawuxing.server imports kawuxing.web. The server's app has no browser client; the web
+    package's app is the server's routes plus / and /static."""
+    import ast
+    from pathlib import Path
+
+    import kawuxing.server
+    from kawuxing.server.app import create_app
+    from kawuxing.web import create_app as create_web_app
+
+    folder = Path(kawuxing.server.__file__).parent
+    checked = 0
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                if node.level >= 2:  # from ..x import / from .. import x
+                    names = [module] if module else [a.name for a in node.names]
+                elif node.level == 0:
+                    names = [module.removeprefix("kawuxing.")] if module.startswith(
+                        "kawuxing.") else []
+            elif isinstance(node, ast.Import):
+                names = [a.name.removeprefix("kawuxing.") for a in node.names
+                         if a.name.startswith("kawuxing.")]
+            assert not any(n == "web" or n.startswith("web.") for n in names), \
+                f"{path.name} imports the web package"
+        checked += 1
+    assert checked >= 15
+    def paths(routes) -> set:
+        found = set()
+        for route in routes:
+            found.add(getattr(route, "path", None))
+            router = getattr(route, "original_router", route)  # an included router
+            found |= paths(getattr(router, "routes", None) or [])
+        return found - {None}
+
+    config = ServerConfig(db_url="sqlite+aiosqlite:///unused.db")
+    server_paths = paths(create_app(config).routes)
+    web_paths = paths(create_web_app(config).routes)
+    assert "/api/rooms" in server_paths and "/ws/{code}" in server_paths
+    assert "/" not in server_paths and "/static" not in server_paths
+    assert {"/", "/static"} <= web_paths and server_paths <= web_paths
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2])
+def test_build_wall_deals_the_given_hands_through_the_engine(dealer):
+    """build_wall (tests' walls) follows the engine's deal order (R3.1): Hand.deal of it gives
+    each seat its hand, and the draws start with the given ones."""
+    from kawuxing.engine import Hand
+    from kawuxing.rules import RuleSet
+    from kawuxing.server.testing import CLAIM_DRAWS, CLAIM_HANDS, build_wall
+    from kawuxing.tiles import parse_tiles
+
+    wall = parse_tiles(build_wall(CLAIM_HANDS, CLAIM_DRAWS + " 9s", dealer=dealer, seed=dealer))
+    hand = Hand.deal(RuleSet.preset(), dealer, wall=wall)
+    assert [sorted(h) for h in hand.initial_hands] == [sorted(parse_tiles(h))
+                                                         for h in CLAIM_HANDS]
+    assert hand.draws[:2] == parse_tiles("5p 9s")
+    assert hand.seats[dealer].drawn == parse_tiles("5p")[0]
+    with pytest.raises(ValueError):
+        build_wall(CLAIM_HANDS, "5p 5p 5p")  # a fifth 5p (seat 1 holds two)

@@ -21,6 +21,7 @@ def serve(
     KAWUXING_DECISION_SECONDS=30, KAWUXING_BOT_DELAY=0.3, KAWUXING_DB_SCHEMA=kawuxing)."""
     from ..server.config import ServerConfig
     from ..server.run import serve_forever
+    from ..web import create_app
 
     try:
         config = ServerConfig.from_env(db)
@@ -36,7 +37,7 @@ def serve(
         shown = f"[{shown}]"
     typer.echo(f"kawuxing server: open http://{shown}:{port}/  (API docs: http://{shown}:{port}/docs)")
     typer.echo(f"database: {_safe_url(config.db_url)}")
-    serve_forever(config, host, port)
+    serve_forever(config, host, port, app=create_app(config))  # server + browser table
 
 
 def _cannot_listen(host: str, port: int) -> str | None:

@@ -1,4 +1,6 @@
-"""The FastAPI application: HTTP API, WebSocket endpoint, and the rooms' lifetime.
+"""The FastAPI application of the game server: HTTP API, WebSocket endpoint, and the rooms'
+lifetime — no browser client: :func:`kawuxing.web.create_app` (what ``kawuxing serve`` runs)
+adds it on top, so the server never imports the web package.
 
 :func:`create_app` opens the database on start (schema created, rooms in progress rebuilt by
 replaying their records) and on shutdown closes every socket with 1012 (reconnect), stops the
@@ -7,17 +9,15 @@ rooms, finishes queued writes and closes the database.
 
 from __future__ import annotations
 
-import json
-
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
-
 import asyncio
 import gc
+import json
 import logging
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
 
 from .api import router
 from .clock import Clock
@@ -60,8 +60,6 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
     app.include_router(router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    from ..web import mount_web  # the browser table at / and /static
-    mount_web(app)
     return app
 
 

@@ -1,20 +1,16 @@
-"""Persistence: rooms, seats, matches, hands and every accepted action (SQLAlchemy async Core).
+"""The store of the server: rooms, seats, matches, hands and every accepted action, in SQLite
+or PostgreSQL through SQLAlchemy (async Core).
 
 One code path for SQLite (``sqlite+aiosqlite``: WAL, busy timeout, ``synchronous=FULL`` or
-``NORMAL``, checkpoints off the commit path) and
-PostgreSQL (``postgresql+asyncpg``). The schema is created on start (``create_all``) and its
-version kept in ``kwx_schema_version``; a database written by a newer schema is refused.
+``NORMAL``, checkpoints off the commit path) and PostgreSQL (``postgresql+asyncpg``). The
+schema (:mod:`.schema`) is created on start (``create_all``) and its version kept in
+``kwx_schema_version``; a database written by a newer schema is refused.
 
-All writes go through one :class:`Writer` task (one writer: writes never race, and SQLite never
-sees two writers). It commits queued writes together (group commit) and resolves each caller's
-future only after the commit, so a room can send an action's events knowing the action is
-stored. Reads use their own pooled connections (SQLite WAL readers do not block the writer).
-
-What is stored (all JSON as text): a room (code, status, preset and option overrides, the rule
-set, its timer settings), its three seats (kind, bot name, nickname, SHA-256 of the token), its
-match (players, totals), each hand's record without actions (:func:`kawuxing.records.hand_record`
-at the deal: rules, dealer, dealt hands, the draw order) and, one row each, every accepted action.
-A hand is rebuilt by :func:`kawuxing.records.replay` of its record plus its action rows.
+Writes go through the one :class:`~kawuxing.server.writer.Writer` (group commit) and return
+after their commit. Reads use their own pooled connections (SQLite WAL readers do not block
+the writer). What a room stores is built by :mod:`.rows`; a hand is rebuilt by
+:func:`kawuxing.records.replay` of its record plus its action rows. Rebuilding every room on
+start (:meth:`Store.active_rooms`) takes five queries however many rooms and hands there are.
 """
 
 from __future__ import annotations
@@ -23,245 +19,23 @@ import asyncio
 import json
 import logging
 import time
-from collections import deque
-from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from itertools import groupby
+from typing import Any
 
-from sqlalchemy import (Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table,
-                        Text, and_, event, insert, select, text, update)
+from sqlalchemy import and_, event, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from .rows import ActionRow
+from .schema import (ACTIVE_ROOMS, HAND_ENDED, MATCH_FINISHED, ROOM_FINISHED, ROOM_PLAYING,
+                     SCHEMA_VERSION, actions, dumps, hands, matches, metadata, rooms,
+                     schema_version, seats)
+from .writer import Rows, Writer
 
 log = logging.getLogger("kawuxing.server.db")
 
-SCHEMA_VERSION = 1
-
-metadata = MetaData()
-
-schema_version = Table(
-    "kwx_schema_version", metadata,
-    Column("version", Integer, primary_key=True),
-    Column("applied_at", Float, nullable=False))
-
-rooms = Table(
-    "kwx_rooms", metadata,
-    Column("code", String(16), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("status", String(16), nullable=False),  # waiting | playing | finished | closed
-    Column("preset", String(32), nullable=False),
-    Column("options", Text, nullable=False),  # the overrides asked for (JSON)
-    Column("rules", Text, nullable=False),  # RuleSet.to_dict() (JSON)
-    Column("settings", Text, nullable=False),  # RoomSettings (JSON)
-    Column("match_id", String(32), nullable=True))
-
-seats = Table(
-    "kwx_seats", metadata,
-    Column("room_code", String(16), ForeignKey("kwx_rooms.code"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(8), nullable=False),  # open | human | bot
-    Column("bot", String(32), nullable=True),
-    Column("nickname", String(64), nullable=True),
-    Column("token_hash", String(64), nullable=True),
-    Column("vacated", Boolean, nullable=False, default=False))
-
-matches = Table(
-    "kwx_matches", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("room_code", String(16), ForeignKey("kwx_rooms.code"), nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("players", Text, nullable=False),  # [{seat, nickname, kind, bot}] at the start
-    Column("hands_planned", Integer, nullable=False),
-    Column("status", String(16), nullable=False),  # playing | finished
-    Column("totals", Text, nullable=False),
-    Column("started_at", Float, nullable=False),
-    Column("finished_at", Float, nullable=True))
-
-hands = Table(
-    "kwx_hands", metadata,
-    Column("match_id", String(32), ForeignKey("kwx_matches.id"), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("dealer", Integer, nullable=False),
-    Column("record", Text, nullable=False),  # hand_record at the deal: holds the wall (secret)
-    Column("status", String(16), nullable=False),  # playing | ended
-    Column("result", Text, nullable=True),  # views.hand_result once ended
-    Column("started_at", Float, nullable=False),
-    Column("ended_at", Float, nullable=True))
-
-actions = Table(
-    "kwx_actions", metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("hand_number", Integer, primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("action", Text, nullable=False),  # Action.to_json()
-    Column("by", String(8), nullable=False),  # player | timeout | bot | auto
-    Column("at", Float, nullable=False))
-
-Op = Callable[[AsyncConnection], Awaitable[Any]]
 _ACTION_INSERT = insert(actions)
 
-
-def dumps(value: Any) -> str:
-    """Compact JSON (UTF-8 text, not ASCII-escaped)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-class Writer:
-    """The one writer: a task that runs queued write operations, several per transaction.
-
-    :meth:`submit` returns once the operation's transaction is committed (its result), or
-    raises what the operation raised. A failed batch is retried one operation per transaction,
-    so one bad write does not fail the others.
-    """
-
-    def __init__(self, engine: AsyncEngine, max_batch: int = 200) -> None:
-        self.engine = engine
-        self.max_batch = max_batch
-        self.queue: asyncio.Queue = asyncio.Queue()
-        self.task: asyncio.Task | None = None
-        self.commits = 0
-        self.recent: deque = deque(maxlen=1000)  # (seconds, writes) of recent commits
-
-    def start(self) -> None:
-        """Start the writer task (in the running loop)."""
-        self.task = asyncio.get_running_loop().create_task(self._run(), name="kawuxing-writer")
-
-    async def submit(self, op: Op | Rows) -> Any:
-        """Queue ``op`` (an ``async def op(conn)``, or :class:`Rows`) and wait for its
-        commit."""
-        if self.task is None or self.task.done():
-            raise RuntimeError("the database writer is not running")
-        future = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait((op, future))
-        return await future
-
-    async def close(self) -> None:
-        """Finish every queued write, then stop."""
-        if self.task is None:
-            return
-        self.queue.put_nowait(None)
-        await self.task
-
-    async def _run(self) -> None:
-        conn: AsyncConnection | None = None  # the writer's own connection, kept open
-        stop = False
-        try:
-            while not stop:
-                item = await self.queue.get()
-                if item is None:
-                    break
-                batch = [item]
-                while len(batch) < self.max_batch and not self.queue.empty():
-                    nxt = self.queue.get_nowait()
-                    if nxt is None:
-                        stop = True
-                        break
-                    batch.append(nxt)
-                live = [(op, fut) for op, fut in batch if not fut.cancelled()]
-                if not live:
-                    continue
-                try:
-                    conn = conn or await self.engine.connect()
-                    results = await self._commit(conn, [op for op, _ in live])
-                except Exception as exc:
-                    conn = await _discard(conn)
-                    if len(live) == 1:
-                        _settle(live[0][1], error=exc)
-                        continue
-                    for op, fut in live:  # isolate the failing write
-                        try:
-                            conn = conn or await self.engine.connect()
-                            _settle(fut, result=(await self._commit(conn, [op]))[0])
-                        except Exception as exc_one:
-                            conn = await _discard(conn)
-                            _settle(fut, error=exc_one)
-                    continue
-                for (_, fut), result in zip(live, results):
-                    _settle(fut, result=result)
-        finally:
-            await _discard(conn)
-
-    async def _commit(self, conn: AsyncConnection, ops: list) -> list:
-        started = time.perf_counter()
-        async with conn.begin():
-            results = await _run_ops(conn, ops)
-        self.commits += 1
-        self.recent.append((time.perf_counter() - started, len(ops)))
-        return results
-
-    def health(self) -> dict:
-        """Recent commits (the last 1000): count, writes per commit, and commit time in ms
-        (p50, p99, max), and writes waiting now."""
-        recent = list(self.recent)
-        times = sorted(t * 1000 for t, _ in recent)
-        out: dict = {"commits": self.commits, "queued": self.queue.qsize()}
-        if times:
-            out.update(recent=len(times),
-                       writes_per_commit=round(sum(n for _, n in recent) / len(recent), 2),
-                       commit_ms_p50=round(times[len(times) // 2], 2),
-                       commit_ms_p99=round(times[int(0.99 * (len(times) - 1))], 2),
-                       commit_ms_max=round(times[-1], 2))
-        return out
-
-
-async def _discard(conn: AsyncConnection | None) -> None:
-    """Close a connection after an error (a new one is made for the next batch)."""
-    if conn is not None:
-        try:
-            await conn.close()
-        except Exception:
-            pass
-    return None
-
-
-@dataclass(frozen=True)
-class Rows:
-    """A write that is one row for a prepared insert: consecutive ones with the same
-    statement are sent together (``executemany``)."""
-
-    statement: Any
-    params: dict
-
-
-async def _run_ops(conn: AsyncConnection, ops: list) -> list:
-    results: list = []
-    i = 0
-    while i < len(ops):
-        op = ops[i]
-        if isinstance(op, Rows):
-            j = i
-            while j < len(ops) and isinstance(ops[j], Rows) and ops[j].statement is op.statement:
-                j += 1
-            group = [o.params for o in ops[i:j]]
-            await conn.execute(op.statement, group if len(group) > 1 else group[0])
-            results += [None] * (j - i)
-            i = j
-        else:
-            results.append(await op(conn))
-            i += 1
-    return results
-
-
-def _settle(fut: asyncio.Future, result: Any = None, error: BaseException | None = None) -> None:
-    if fut.done():
-        return
-    if error is not None:
-        log.warning("database write failed: %r", error)
-        fut.set_exception(error)
-    else:
-        fut.set_result(result)
-
-
-@dataclass
-class ActionRow:
-    """One accepted action to store (see :meth:`Store.add_action`)."""
-
-    match_id: str
-    hand_number: int
-    idx: int
-    seat: int
-    action: list
-    by: str
+__all__ = ["ActionRow", "Store", "dumps", "schema_version"]
 
 
 class Store:
@@ -399,7 +173,7 @@ class Store:
             await conn.execute(insert(matches).values(**match))
             await conn.execute(insert(hands).values(**first_hand))
             await conn.execute(update(rooms).where(rooms.c.code == code).values(
-                status="playing", match_id=match["id"], updated_at=time.time()))
+                status=ROOM_PLAYING, match_id=match["id"], updated_at=time.time()))
         await self.writer.submit(op)
 
     async def add_hand(self, hand: dict) -> None:
@@ -415,8 +189,7 @@ class Store:
         time), the match ``totals`` updated, and with ``match_over`` the match and its room
         (``room_code``) are finished — all in one transaction."""
         now = time.time()
-        params = {"match_id": row.match_id, "hand_number": row.hand_number, "idx": row.idx,
-                  "seat": row.seat, "action": dumps(row.action), "by": row.by, "at": now}
+        params = row.params(now)
         if hand_result is None and totals is None:
             await self.writer.submit(Rows(_ACTION_INSERT, params))
             return
@@ -426,50 +199,65 @@ class Store:
             if hand_result is not None:
                 await conn.execute(update(hands).where(and_(
                     hands.c.match_id == row.match_id, hands.c.number == row.hand_number)).values(
-                    status="ended", result=dumps(hand_result), ended_at=now))
+                    status=HAND_ENDED, result=dumps(hand_result), ended_at=now))
             if totals is not None:
                 values: dict = {"totals": dumps(totals)}
                 if match_over:
-                    values.update(status="finished", finished_at=now)
+                    values.update(status=MATCH_FINISHED, finished_at=now)
                 await conn.execute(update(matches).where(matches.c.id == row.match_id)
                                    .values(**values))
             if match_over and room_code:
                 await conn.execute(update(rooms).where(rooms.c.code == room_code)
-                                   .values(status="finished", updated_at=now))
+                                   .values(status=ROOM_FINISHED, updated_at=now))
         await self.writer.submit(op)
 
     # --- reads -------------------------------------------------------------------------
     async def active_rooms(self) -> list[dict]:
-        """Every room waiting or playing, to rebuild on start: the room's columns plus
-        ``seats`` (3 rows), ``match`` (row or None) and ``hands`` (rows in order, each with
-        ``actions``: the stored action lists in order)."""
+        """Every room waiting or playing, to rebuild on start, oldest first: the room's
+        columns plus ``seats`` (its rows in seat order), ``match`` (row or None) and
+        ``hands`` (rows in order, each with ``actions``: the stored action lists in order).
+
+        Five queries whatever the number of rooms, hands and actions: rooms, then the seats,
+        matches, hands and actions of those rooms, each joined to the active rooms."""
+        active = select(rooms.c.code, rooms.c.match_id).where(
+            rooms.c.status.in_(ACTIVE_ROOMS)).subquery()
         async with self.engine.connect() as conn:
             room_rows = (await conn.execute(select(rooms).where(
-                rooms.c.status.in_(("waiting", "playing"))).order_by(rooms.c.created_at))
+                rooms.c.status.in_(ACTIVE_ROOMS)).order_by(rooms.c.created_at))
                          ).mappings().all()
-            out = []
-            for r in room_rows:
-                room = dict(r)
-                room["seats"] = [dict(s) for s in (await conn.execute(
-                    select(seats).where(seats.c.room_code == room["code"])
-                    .order_by(seats.c.seat))).mappings().all()]
-                room["match"], room["hands"] = None, []
-                if room["match_id"]:
-                    m = (await conn.execute(select(matches).where(
-                        matches.c.id == room["match_id"]))).mappings().first()
-                    room["match"] = dict(m) if m else None
-                    for h in (await conn.execute(select(hands).where(
-                            hands.c.match_id == room["match_id"]).order_by(hands.c.number))
-                              ).mappings().all():
-                        hand = dict(h)
-                        hand["actions"] = [json.loads(a) for a in (await conn.execute(
-                            select(actions.c.action).where(and_(
-                                actions.c.match_id == room["match_id"],
-                                actions.c.hand_number == hand["number"]))
-                            .order_by(actions.c.idx))).scalars().all()]
-                        room["hands"].append(hand)
-                out.append(room)
-            return out
+            seat_rows = (await conn.execute(
+                select(seats).join(active, seats.c.room_code == active.c.code)
+                .order_by(seats.c.room_code, seats.c.seat))).mappings().all()
+            match_rows = (await conn.execute(
+                select(matches).join(active, matches.c.id == active.c.match_id))
+                          ).mappings().all()
+            hand_rows = (await conn.execute(
+                select(hands).join(active, hands.c.match_id == active.c.match_id)
+                .order_by(hands.c.match_id, hands.c.number))).mappings().all()
+            action_rows = (await conn.execute(
+                select(actions.c.match_id, actions.c.hand_number, actions.c.action)
+                .join(active, actions.c.match_id == active.c.match_id)
+                .order_by(actions.c.match_id, actions.c.hand_number, actions.c.idx))
+                           ).all()
+        seats_of = {code: [dict(s) for s in group]
+                    for code, group in groupby(seat_rows, key=lambda s: s["room_code"])}
+        match_of = {m["id"]: dict(m) for m in match_rows}
+        actions_of = {key: [json.loads(a.action) for a in group]
+                      for key, group in groupby(action_rows,
+                                                key=lambda a: (a.match_id, a.hand_number))}
+        hands_of: dict[str, list[dict]] = {}
+        for h in hand_rows:
+            hand = dict(h)
+            hand["actions"] = actions_of.get((hand["match_id"], hand["number"]), [])
+            hands_of.setdefault(hand["match_id"], []).append(hand)
+        out = []
+        for r in room_rows:
+            room = dict(r)
+            room["seats"] = seats_of.get(room["code"], [])
+            room["match"] = match_of.get(room["match_id"]) if room["match_id"] else None
+            room["hands"] = hands_of.get(room["match_id"], []) if room["match_id"] else []
+            out.append(room)
+        return out
 
     async def list_hands(self, limit: int = 50, offset: int = 0,
                          match_id: str | None = None) -> list[dict]:
@@ -477,7 +265,7 @@ class Store:
         (the settlement dict), ``started_at``, ``ended_at``. No walls here."""
         query = (select(hands.c.match_id, hands.c.number, hands.c.dealer, hands.c.result,
                         hands.c.started_at, hands.c.ended_at)
-                 .where(hands.c.status == "ended"))
+                 .where(hands.c.status == HAND_ENDED))
         if match_id is not None:
             query = query.where(hands.c.match_id == match_id)
         query = query.order_by(hands.c.ended_at.desc(), hands.c.number.desc()) \

@@ -1,8 +1,19 @@
-"""The WebSocket protocol: client messages (pydantic-validated) and server message builders.
+"""The WebSocket protocol, both directions, in one place (docs/protocol.md for client authors).
 
-docs/protocol.md describes it for client authors. Every message is one JSON object in one
-text frame, with a ``type``. Client messages are validated strictly (no extra keys, no type
-coercion); anything else gets an ``error`` message and changes nothing.
+Every message is one JSON object in one text frame, with a ``type``.
+
+- **Client → server** ("ClientIn"): the pydantic models :class:`Hello`, :class:`ActionMessage`,
+  :class:`Ready`, :class:`Auto`, :class:`Sync`, :class:`Entropy`, :class:`Ping`, read by
+  :func:`parse_client`. They are validated strictly (no extra keys, no type coercion);
+  anything else gets an ``error`` message and changes nothing.
+- **Server → client** ("ClientOut"): one builder per message type — :func:`welcome`,
+  :func:`sync`, :func:`update`, :func:`missed`, :func:`players`, :func:`auto`,
+  :func:`entropy_ok`, :func:`refused`, :func:`error`, :func:`match_end`, :func:`replaced`,
+  :func:`left`, :func:`pong` — and :func:`clock` for the ``clock`` field. Nothing else in the
+  server writes a message dict; :func:`encode` turns one into its text frame.
+
+The codes of ``refused`` and ``error``, the reasons of ``auto`` and the close codes are
+constants here.
 """
 
 from __future__ import annotations
@@ -22,6 +33,23 @@ CLOSE_ROOM_GONE = 4004  # no such room (or it was closed)
 CLOSE_SLOW = 4008  # the client fell too far behind reading
 CLOSE_POLICY = 1008  # flood control
 CLOSE_RESTART = 1012  # the server is shutting down; reconnect
+CLOSE_NORMAL = 1000  # left the room, room unloaded
+
+# refused.code: why an action (or entropy) was not taken; the state is unchanged
+DUPLICATE = "duplicate"
+NOT_PLAYING = "not_playing"
+BAD_ACTION = "bad_action"
+NOT_YOUR_SEAT = "not_your_seat"
+STALE = "stale"
+OUT_OF_TURN = "out_of_turn"
+ILLEGAL = "illegal"
+STORAGE = "storage"
+BAD_ENTROPY = "bad_entropy"
+ENTROPY_CLOSED = "entropy_closed"
+
+# auto.reason: why 托管 started or ended
+AUTO_TIMEOUTS = "timeouts"
+AUTO_ASKED = "asked"
 
 
 class _Message(BaseModel):
@@ -126,7 +154,96 @@ def parse_client(text: str, max_bytes: int) -> BaseModel:
         raise ProtocolError("malformed", f"{kind}: {where}: {first['msg']}") from None
 
 
-# --- server messages -----------------------------------------------------------------------
+# --- server messages ("ClientOut") ----------------------------------------------------------
+# Each builder returns a JSON-ready dict; the fields are those of docs/protocol.md, in order.
+
+def welcome(room: str, seat: int, status: str, preset: str, rules: dict, settings: dict,
+            players: list[dict], hand: int | None, version: int, commit: dict | None) -> dict:
+    """After a valid hello (and on ``sync`` before the match): the room as this seat joins
+    it. ``players``: each seat's public dict; ``hand``: the number of the hand in play (None
+    before the match); ``commit``: the open commitment (R3.1) or None."""
+    return {"type": "welcome", "protocol": PROTOCOL_VERSION, "room": room, "seat": seat,
+            "status": status, "preset": preset, "rules": rules, "settings": settings,
+            "players": players, "hand": hand, "version": version, "commit": commit}
+
+
+def update(hand: int, version: int, events: list[dict], view: dict, totals: list[int],
+           clock: dict | None, auto: bool, fairness: dict | None, commit: dict | None,
+           ack: str | None = None, resumed: bool = False, kind: str = "update") -> dict:
+    """The seat's new ``events`` (filtered, R13) and its ``view`` (:func:`seat_view`) after a
+    change it can see. ``totals``: the match's running totals (base units); ``clock``: see
+    :func:`clock` (None unless this seat decides); ``auto``: 托管 is on; ``fairness``: the hand's
+    commitment, with seed and entropy once ended; ``commit``: the open commitment or None.
+    ``ack``: the id of this seat's action now applied; ``resumed``: answer to a hello that said
+    what the client had. ``kind`` ``"sync"``: see :func:`sync`."""
+    message = {"type": kind, "hand": hand, "version": version, "events": events, "view": view,
+               "totals": totals, "clock": clock, "auto": auto, "fairness": fairness,
+               "commit": commit}
+    if ack is not None:
+        message["ack"] = ack
+    if resumed:
+        message["resumed"] = True
+    return message
+
+
+def sync(hand: int, version: int, events: list[dict], view: dict, totals: list[int],
+         clock: dict | None, auto: bool, fairness: dict | None, commit: dict | None) -> dict:
+    """The full state of the hand in play: every event of the hand for this seat and its
+    view (the fields of :func:`update`, without ``ack``/``resumed``)."""
+    return update(hand, version, events, view, totals, clock, auto, fairness, commit,
+                  kind="sync")
+
+
+def missed(hand: int, events: list[dict], view: dict, fairness: dict | None) -> dict:
+    """On reconnecting into a later hand: the rest of hand ``hand`` (how it ended) and its
+    final view, before the ``sync`` of the hand in play."""
+    return {"type": "missed", "hand": hand, "events": events, "view": view,
+            "fairness": fairness}
+
+
+def clock(seconds: float, decision_seconds: float, reserve: float) -> dict:
+    """The ``clock`` of a seat that decides: seconds left (decision time plus what is left of
+    the reserve), the room's seconds per decision, the reserve left (rounded to 0.01 s)."""
+    return {"seconds": round(max(0.0, seconds), 2), "decision_seconds": decision_seconds,
+            "reserve": round(reserve, 2)}
+
+
+def players(seats: list[dict]) -> dict:
+    """Seats changed (joined, left, connected, disconnected): each seat's public dict."""
+    return {"type": "players", "players": seats}
+
+
+def auto(on: bool, reason: str) -> dict:
+    """托管 for this seat started (``on``) or ended; ``reason`` :data:`AUTO_TIMEOUTS` or
+    :data:`AUTO_ASKED`."""
+    return {"type": "auto", "on": on, "reason": reason}
+
+
+def entropy_ok(hand: int, value: str, commitment: str) -> dict:
+    """This seat's entropy ``value`` counts for hand ``hand`` of ``commitment`` (R3.1)."""
+    return {"type": "entropy_ok", "hand": hand, "value": value, "commitment": commitment}
+
+
+def match_end(match_id: str | None, totals: list[int], hands: list[list[int]]) -> dict:
+    """The last hand ended (or a seat connects to a finished room): final ``totals`` and each
+    hand's deltas (R12.1)."""
+    return {"type": "match_end", "match_id": match_id, "totals": totals, "hands": hands}
+
+
+def replaced() -> dict:
+    """Another connection took this seat; the socket closes with :data:`CLOSE_REPLACED`."""
+    return {"type": "replaced"}
+
+
+def left(seat: int) -> dict:
+    """This player left seat ``seat``; the socket closes with :data:`CLOSE_NORMAL`."""
+    return {"type": "left", "seat": seat}
+
+
+def pong(t: Any) -> dict:
+    """The answer to a ``ping``, with its ``t``."""
+    return {"type": "pong", "t": t}
+
 
 def error(code: str, message: str, **extra: Any) -> dict:
     """A message that could not be used; nothing changed."""

@@ -5,25 +5,31 @@ from __future__ import annotations
 import logging
 
 import uvicorn
+from fastapi import FastAPI
 
 from .app import create_app
 from .config import ServerConfig
 
 
 def uvicorn_config(config: ServerConfig, host: str, port: int, log_level: str = "info",
-                   clock=None) -> uvicorn.Config:
-    """A uvicorn config for the app: frame size limit ``config.ws_max_size`` (bigger frames
-    close the socket with 1009), pings every 20 s, a bounded graceful shutdown (SIGTERM and
-    SIGINT: stop accepting, close sockets with 1012, finish writes)."""
-    return uvicorn.Config(create_app(config, clock), host=host, port=port,
+                   clock=None, app: FastAPI | None = None) -> uvicorn.Config:
+    """A uvicorn config for ``app`` (default: :func:`create_app` of ``config`` and ``clock``,
+    the server without the browser client): frame size limit ``config.ws_max_size`` (bigger
+    frames close the socket with 1009), pings every 20 s, a bounded graceful shutdown (SIGTERM
+    and SIGINT: stop accepting, close sockets with 1012, finish writes)."""
+    if app is None:
+        app = create_app(config, clock)
+    return uvicorn.Config(app, host=host, port=port,
                           ws_max_size=config.ws_max_size, ws_ping_interval=20.0,
                           ws_ping_timeout=20.0, timeout_graceful_shutdown=config.graceful_seconds,
                           log_level=log_level, lifespan="on", access_log=False)
 
 
-def serve_forever(config: ServerConfig, host: str, port: int, log_level: str = "info") -> None:
-    """Serve until SIGTERM/SIGINT (uvicorn re-raises the signal once shut down, so the exit
-    status is that of the signal). The server's own log lines go to stderr."""
+def serve_forever(config: ServerConfig, host: str, port: int, log_level: str = "info",
+                  app: FastAPI | None = None) -> None:
+    """Serve ``app`` (default: the server of ``config`` without the browser client) until
+    SIGTERM/SIGINT (uvicorn re-raises the signal once shut down, so the exit status is that
+    of the signal). The server's own log lines go to stderr."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
                         format="%(levelname)s:     %(name)s: %(message)s")
-    uvicorn.Server(uvicorn_config(config, host, port, log_level)).run()
+    uvicorn.Server(uvicorn_config(config, host, port, log_level, app=app)).run()

@@ -85,16 +85,18 @@ def free_port() -> int:
 
 
 class ServerThread:
-    """Serve ``config`` on 127.0.0.1 in a background thread (``with ServerThread(cfg) as s``).
-    ``url``/``ws`` are the base addresses; :meth:`stop` shuts down like SIGTERM would."""
+    """Serve ``config`` on 127.0.0.1 in a background thread (``with ServerThread(cfg) as s``):
+    ``app`` if given (it must be made from ``config``), else the game server without the
+    browser client. ``url``/``ws`` are the base addresses; :meth:`stop` shuts down like
+    SIGTERM would."""
 
     def __init__(self, config: ServerConfig, clock: Clock | None = None,
-                 port: int | None = None) -> None:
+                 port: int | None = None, app=None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn_config(config, "127.0.0.1", self.port,
-                                                    log_level="warning", clock=clock))
+                                                    log_level="warning", clock=clock, app=app))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def start(self) -> ServerThread:
@@ -263,9 +265,11 @@ def choose(view: dict, rng: random.Random) -> list:
 def build_wall(hands: list[str], draws: str = "", dealer: int = 0, seed: int = 0,
                suits: tuple[str, str] = ("p", "s")) -> str:
     """A wall (84 tiles, MPSZ, in order) that deals ``hands`` (three MPSZ hands of 13, seat
-    0-2) with ``dealer`` (R3.1: 4-4-4 from the dealer, then 1 each) and then draws
-    ``draws`` first (the dealer's 14th first); the other tiles follow in a seeded shuffle.
-    Raises ``ValueError`` for a fifth copy or a hand not of 13."""
+    0-2) with ``dealer`` — in the engine's deal order (:func:`kawuxing.engine.hand.deal_order`,
+    R3.1: 4-4-4 from the dealer, then 1 each) — and then draws ``draws`` first (the dealer's
+    14th first); the other tiles follow in a seeded shuffle. Raises ``ValueError`` for a fifth
+    copy or a hand not of 13."""
+    from ..engine.hand import deal_order
     from ..tiles import COPIES, kinds_for_suits, parse_tiles, tile_str
 
     dealt = [parse_tiles(h) for h in hands]
@@ -278,13 +282,8 @@ def build_wall(hands: list[str], draws: str = "", dealer: int = 0, seed: int = 0
             raise ValueError(f"too many {tile_str(tile)}")
         pool.remove(tile)
     random.Random(seed).shuffle(pool)
-    wall: list[int] = []
-    taken = [0, 0, 0]
-    for size in (4, 4, 4, 1):
-        for i in range(3):
-            seat = (dealer + i) % 3
-            wall += dealt[seat][taken[seat]:taken[seat] + size]
-            taken[seat] += size
+    given = [iter(h) for h in dealt]
+    wall = [next(given[seat]) for seat in deal_order(dealer)]
     return " ".join(tile_str(t) for t in wall + first + pool)
 
 

@@ -106,7 +106,7 @@ async def _serve(websocket: WebSocket, conn: WsConnection, room, config) -> None
             conn.send(protocol.error(exc.code, exc.message))
             continue
         if isinstance(msg, protocol.Ping):
-            conn.send({"type": "pong", "t": msg.t})
+            conn.send(protocol.pong(msg.t))
         elif isinstance(msg, protocol.Hello):
             conn.send(protocol.error("already_joined", "this connection already has a seat"))
         else:

@@ -1,8 +1,10 @@
 """The browser table of ``kawuxing serve``: a static client (index.html, CSS, plain ES modules,
-no build step) mounted on the server's FastAPI app.
+no build step) and the app that serves it with the game server.
 
-:func:`mount_web` serves ``static/index.html`` at ``/`` (replacing the server's placeholder
-page) and the files of ``static/`` under ``/static``. The client speaks only the public
+:func:`create_app` composes the application ``kawuxing serve`` runs: the game server's app
+(:func:`kawuxing.server.app.create_app`) with the client mounted by :func:`mount_web`, which
+serves ``static/index.html`` at ``/`` and the files of ``static/`` under ``/static``. The web
+package uses the server; the server never imports it. The client speaks only the public
 protocol: the HTTP API (``/api/...``) and the WebSocket at ``/ws/{code}`` (docs/protocol.md).
 """
 
@@ -16,10 +18,20 @@ from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 from starlette.types import Scope
 
+from ..server.app import create_app as create_server_app
+from ..server.clock import Clock
+from ..server.config import ServerConfig
+
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 INDEX = STATIC_DIR / "index.html"
 
-__all__ = ["STATIC_DIR", "mount_web"]
+__all__ = ["STATIC_DIR", "create_app", "mount_web"]
+
+
+def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
+    """The game server of ``config`` (:func:`kawuxing.server.app.create_app`; ``clock``: the
+    rooms' timers, for tests) with the browser client at ``/`` and ``/static``."""
+    return mount_web(create_server_app(config, clock))
 
 
 class _RevalidatedStatic(StaticFiles):
@@ -40,12 +52,12 @@ async def _index() -> HTMLResponse:
 
 def mount_web(app: FastAPI) -> FastAPI:
     """Serve the browser client on ``app``: ``GET /`` is the client's page (any earlier ``/``
-    route, such as the server's placeholder, is removed) and ``/static/...`` its files.
+    route is removed) and ``/static/...`` its files.
     Calling it twice is harmless. Returns ``app``."""
     if getattr(app.state, "web_mounted", False):
         return app
     # drop an earlier "/" route, and put ours first: routes match in order, and FastAPI may
-    # keep an included router's routes (the server's placeholder page) inside one entry
+    # keep an included router's routes inside one entry
     app.router.routes[:] = [r for r in app.router.routes
                             if not (isinstance(r, Route) and r.path == "/")]
     app.add_api_route("/", _index, methods=["GET"], include_in_schema=False,

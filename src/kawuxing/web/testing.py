@@ -1,14 +1,14 @@
 """Run the game server with the browser client mounted (tests, screenshots, local tries).
 
-:class:`WebServerThread` is :class:`kawuxing.server.testing.ServerThread` whose app also has
-:func:`kawuxing.web.mount_web`, so the client can be tested before (and after) the server's
-own :func:`~kawuxing.server.app.create_app` mounts it.
+:class:`WebServerThread` is :class:`kawuxing.server.testing.ServerThread` serving
+:func:`kawuxing.web.create_app`: the game server with the browser client, as ``kawuxing serve``
+runs it.
 """
 
 from __future__ import annotations
 
 from ..server.testing import ServerThread
-from . import mount_web
+from . import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -19,5 +19,4 @@ class WebServerThread(ServerThread):
     """A :class:`ServerThread` serving the browser client too (``url`` is its address)."""
 
     def __init__(self, config, clock=None, port: int | None = None) -> None:
-        super().__init__(config, clock, port)
-        mount_web(self.server.config.app)
+        super().__init__(config, clock, port, app=create_app(config, clock))

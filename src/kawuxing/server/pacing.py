@@ -1,0 +1,339 @@
+"""The pace of a room: decision timers, bot moves, 托管, the claim window (R13.2) and the pause
+between hands. It decides *when* something is played and *what* an absent player plays; the
+room plays it (:meth:`Room.play`: validate, apply, store, broadcast).
+
+Every callback is posted to the room's queue (:meth:`Room.post_nowait`), so it runs in the
+room's task like any command, and checks on arrival that the room has not moved on (the
+``version`` it was scheduled for).
+
+- **Decisions** (docs/protocol.md "Time"): a player has ``decision_seconds`` plus what is left
+  of the hand's reserve; time beyond ``decision_seconds`` comes out of the reserve. When it runs
+  out :class:`~kawuxing.agents.timeout.TimeoutAgent` plays for the seat; after ``auto_after``
+  timeouts in a row a bot plays it (托管) until the player acts again.
+- **Bots** (bot seats and seats under 托管) act after ``bot_delay`` in a room with players.
+- **The claim window** (R13.2): after every discard (and added kong that may be robbed) in a
+  room with players, no answer is applied before ``claim_window`` seconds: earlier answers
+  are checked and kept (:meth:`Pacer.hold`); at its end (:meth:`Pacer.window_end`) the seats
+  with no option are passed for, the bots answer and the kept answers are applied, and each
+  seat gets one update. So how fast a window closes never tells who could claim.
+- **Between hands**: the next hand is dealt after ``hand_pause`` (at once in a room of bots),
+  or as soon as every connected player is ready.
+- While no player of a room with players is connected, nothing runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..agents.timeout import TimeoutAgent
+from ..engine import CLAIM, PASS, ROB, Action, IllegalAction
+from ..engine.observation import observe
+from . import protocol
+from .clock import TimerHandle
+from .seats import HUMAN, SEATS
+
+if TYPE_CHECKING:
+    from .room import Room
+
+# who played an action (kwx_actions.by)
+BY_PLAYER, BY_TIMEOUT, BY_BOT, BY_AUTO, BY_WINDOW = "player", "timeout", "bot", "auto", "window"
+RETRY_DEAL = 1.0  # seconds before dealing again when the next hand could not be stored
+WINDOW_EPSILON = 1e-3  # seconds: a window this close to its end counts as over
+
+WindowKey = tuple[int, int]  # (hand number, events so far) of an open claim window
+Problem = tuple[str, str, "str | None"]  # (refused code, reason, rule)
+
+
+@dataclass
+class Timer:
+    """A decision timer of one seat: set for room ``version``, started at clock time
+    ``started``, firing after ``limit`` seconds; ``tid`` tells a timer from its successors."""
+
+    version: int
+    handle: TimerHandle
+    started: float
+    limit: float
+    tid: int
+
+
+class Pacer:
+    """The timers, bot moves and claim window of one room (see the module doc).
+
+    ``timers``: seat -> :class:`Timer`; ``bot_handles``: seat -> (version, handle) of a bot move
+    or the pass of a seat without an option; ``held``: seat -> (action, by, action id) of the
+    answers kept until the window's minimum is over; ``window``: (key, clock time it opened);
+    ``timeout_agent``: what plays for a seat whose time ran out.
+    """
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.timers: dict[int, Timer] = {}
+        self.bot_handles: dict[int, tuple[int, TimerHandle]] = {}
+        self.window: tuple[WindowKey, float] | None = None
+        self.held: dict[int, tuple[Action, str, str | None]] = {}
+        self.window_handle: tuple[WindowKey, TimerHandle] | None = None
+        self.next_handle: TimerHandle | None = None
+        self.timeout_agent = TimeoutAgent()
+        self._timer_seq = 0
+
+    # --- the claim window (R13.2) ----------------------------------------------------
+    def window_key(self) -> WindowKey | None:
+        """(hand number, events so far) while a claim window is open, else None; answers
+        make no event, so the key stays the same until the window closes."""
+        match = self.room.match
+        hand = match.hand
+        if hand.phase not in (CLAIM, ROB):
+            return None
+        return match.number, len(hand.events)
+
+    def window_left(self) -> float:
+        """Seconds until the claim window on the table may close (R13.2): ``claim_window``
+        from when it opened, in a room with players; 0 when no window is open."""
+        room = self.room
+        key = self.window_key()
+        if key is None or room.config.claim_window <= 0 or not room.seats.humans():
+            return 0.0
+        now = room.clock.now()
+        if self.window is None or self.window[0] != key:
+            self.window = (key, now)
+        return max(0.0, self.window[1] + room.config.claim_window - now)
+
+    def holding(self) -> bool:
+        """True while answers are kept rather than applied: the window's minimum is not over."""
+        return self.window_left() > WINDOW_EPSILON
+
+    def hold(self, seat: int, action: Action, by: str, action_id: str | None) -> Problem | None:
+        """An answer that came before the window's minimum: refused now if illegal (returns
+        the problem), else kept and applied (acknowledged) when the minimum is over, so that
+        how fast a window closes never tells whether another seat could claim (R13.2)."""
+        if seat in self.held:
+            return protocol.ILLEGAL, "this seat already answered", "R4.3"
+        try:
+            self.room.match.hand.check(action)
+        except IllegalAction as exc:
+            return protocol.ILLEGAL, exc.reason, exc.rule
+        self.held[seat] = (action, by, action_id)
+        self.schedule()
+        return None
+
+    async def window_end(self, key: WindowKey) -> None:
+        """The claim window's minimum is over (R13.2). In one step, and sent as one update
+        to each seat: the seats with no option are passed for and the bots answer (seat
+        order), then the answers kept by :meth:`hold` are applied in the order they came (one
+        no longer legal is refused to its seat). A player still deciding keeps the window
+        open. Whoever could claim, each seat sees the same messages at the same time."""
+        room = self.room
+        self.window_handle = None
+        if room.match is None or self.window_key() != key or not room.playing:
+            return
+        hand = room.match.hand
+        acks: dict[int, str | None] = {}
+        for seat in list(hand.to_act()):
+            if seat in self.held or self.window_key() != key:
+                continue
+            if room.seats.botted(seat):
+                action, by = self._bot_action(seat)
+                if await room.play(seat, action, by, quiet=True) is None:
+                    acks[seat] = None
+            elif seat in hand.idle_seats():
+                await room.play(seat, Action(seat, PASS), BY_WINDOW, quiet=True)
+        held, self.held = self.held, {}
+        for seat, (action, by, action_id) in held.items():
+            problem: Problem | None = (protocol.STALE,
+                                       "the tile on the table was settled meanwhile", None)
+            if self.window_key() == key:
+                problem = await room.play(seat, action, by, action_id, quiet=True)
+            if problem is None:
+                acks[seat] = action_id
+            else:
+                room.refuse(room.seats[seat], action_id, *problem)
+        room.broadcast(acks)
+        if room.finished:
+            room.finish()
+
+    # --- timers and bots -------------------------------------------------------------
+    def _bot_action(self, seat: int) -> tuple[Action, str]:
+        """What the bot of ``seat`` plays now, and who played it (``bot`` or, for 托管,
+        ``auto``)."""
+        room = self.room
+        hand = room.match.hand
+        agent = room.seats.agent(seat, room.settings.auto_bot)
+        room.stats["bot"] += 1
+        by = BY_AUTO if room.seats[seat].kind == HUMAN else BY_BOT
+        return agent.act(observe(hand, seat), hand.legal_actions(seat)), by
+
+    async def on_timeout(self, seat: int, version: int, timer_id: int) -> None:
+        """A decision timer fired. Does nothing if the decision was made meanwhile (the
+        version moved or the seat has nothing to decide). Else plays what
+        :class:`~kawuxing.agents.timeout.TimeoutAgent` chooses; after ``auto_after`` timeouts
+        in a row a bot plays the seat (托管) until its player acts again."""
+        room = self.room
+        timer = self.timers.get(seat)
+        if (timer is None or timer.version != version or timer.tid != timer_id
+                or version != room.version or room.match is None or room.seats.botted(seat)):
+            return
+        hand = room.match.hand
+        legal = hand.legal_actions(seat)
+        if not legal:
+            return
+        slot = room.seats[seat]
+        del self.timers[seat]
+        slot.reserve = 0.0
+        slot.timeouts += 1
+        room.stats["timeouts"] += 1
+        if slot.timeouts >= room.config.auto_after:
+            slot.auto = True
+            if slot.conn is not None:
+                slot.conn.send(protocol.auto(True, protocol.AUTO_TIMEOUTS))
+        await room.play(seat, self.timeout_agent.act(observe(hand, seat), legal), BY_TIMEOUT)
+
+    async def bot_move(self, seat: int, version: int) -> None:
+        """A bot's turn (a bot seat, or a human seat under 托管), or the pass of a player who
+        holds no option on the tile on the table once the claim window's minimum is over
+        (R13.2: passed for automatically). Ignored if stale."""
+        room = self.room
+        self.bot_handles.pop(seat, None)
+        if (version != room.version or room.match is None or room.seats.paused()
+                or not room.playing):
+            return
+        hand = room.match.hand
+        legal = hand.legal_actions(seat)
+        if not legal:
+            return
+        if not room.seats.botted(seat):
+            if seat in hand.idle_seats():
+                await room.play(seat, legal[0], BY_WINDOW)
+            return
+        action, by = self._bot_action(seat)
+        await room.play(seat, action, by)
+
+    def played(self, seat: int, by: str) -> None:
+        """An action of ``seat`` was accepted: its timer stops; a player's own action ends
+        托管 and its timeouts in a row, and the time it took beyond ``decision_seconds`` comes
+        out of its reserve."""
+        room = self.room
+        slot = room.seats[seat]
+        timer = self.timers.pop(seat, None)
+        if by == BY_PLAYER:
+            slot.timeouts = 0
+            slot.auto = False
+            if timer is not None:
+                used = room.clock.now() - timer.started
+                over = max(0.0, used - room.settings.decision_seconds)
+                slot.reserve = max(0.0, slot.reserve - over)
+        if timer is not None:
+            timer.handle.cancel()
+
+    def clock_for(self, seat: int) -> dict | None:
+        """The ``clock`` of ``seat``'s message: None unless it has a decision timer."""
+        timer = self.timers.get(seat)
+        if timer is None:
+            return None
+        room = self.room
+        left = timer.limit - (room.clock.now() - timer.started)
+        return protocol.clock(left, room.settings.decision_seconds, room.seats[seat].reserve)
+
+    # --- between hands ---------------------------------------------------------------
+    def all_ready(self) -> None:
+        """A player is ready: deal now if every connected player is."""
+        room = self.room
+        match = room.match
+        if match is None or not match.hand.ended or match.over:
+            return
+        present = [s for s in room.seats.humans() if s.conn is not None]
+        if present and all(s.ready for s in present):
+            room.post_nowait(room.next_hand, room.version)
+
+    def cancel_next(self) -> None:
+        """The next hand is being dealt: no other deal is due."""
+        if self.next_handle is not None:
+            self.next_handle.cancel()
+            self.next_handle = None
+
+    def retry_next(self, version: int) -> None:
+        """The next hand could not be stored: deal again in :data:`RETRY_DEAL` seconds."""
+        room = self.room
+        self.next_handle = room.clock.call_later(
+            RETRY_DEAL, lambda: room.post_nowait(room.next_hand, version))
+
+    # --- scheduling ------------------------------------------------------------------
+    def schedule(self) -> None:
+        """Start or cancel the timers and bot moves the state now calls for."""
+        room = self.room
+        match = room.match
+        hand = match.hand
+        paused = room.seats.paused()
+        if hand.ended or not room.playing:
+            self.cancel_all()
+            if not match.over and room.playing and self.next_handle is None and not paused:
+                version = room.version
+                pause = 0.0 if not room.seats.humans() else room.config.hand_pause
+                self.next_handle = room.clock.call_later(
+                    pause, lambda: room.post_nowait(room.next_hand, version))
+            elif paused and self.next_handle is not None:
+                self.cancel_next()
+            return
+        now = room.clock.now()
+        window = self.window_left() if not paused else 0.0
+        key = self.window_key()
+        if window > 0 and (self.window_handle is None or self.window_handle[0] != key):
+            if self.window_handle is not None:
+                self.window_handle[1].cancel()
+            self.window_handle = (key, room.clock.call_later(
+                window, lambda k=key: room.post_nowait(self.window_end, k)))
+        idle = hand.idle_seats()
+        for seat in SEATS:
+            deciding = bool(hand.legal_actions(seat)) and not paused and seat not in self.held
+            automatic = room.seats.botted(seat) or seat in idle  # a bot, or a pass for no option
+            timer = self.timers.get(seat)
+            bot = self.bot_handles.get(seat)
+            if not deciding or automatic:
+                if timer is not None:
+                    timer.handle.cancel()
+                    del self.timers[seat]
+            if not deciding or not automatic or window > 0:  # (answered at the window's end)
+                if bot is not None:
+                    bot[1].cancel()
+                    del self.bot_handles[seat]
+            if not deciding or (automatic and window > 0):
+                continue
+            version = room.version
+            if automatic:
+                if bot is None or bot[0] != version:
+                    if bot is not None:
+                        bot[1].cancel()
+                    # a seat without an option is passed for at once (R13.2: once the
+                    # window's minimum, if any, is over); a bot waits its usual pause
+                    delay = room.config.bot_delay \
+                        if room.seats.humans() and room.seats.botted(seat) else 0.0
+                    handle = room.clock.call_later(
+                        delay, lambda s=seat, v=version: room.post_nowait(self.bot_move, s, v))
+                    self.bot_handles[seat] = (version, handle)
+                continue
+            if timer is not None and timer.version == version:
+                continue
+            if timer is not None:
+                timer.handle.cancel()
+            limit = room.settings.decision_seconds + room.seats[seat].reserve
+            self._timer_seq += 1
+            tid = self._timer_seq
+            handle = room.clock.call_later(
+                limit, lambda s=seat, v=version, t=tid: room.post_nowait(self.on_timeout, s, v, t))
+            self.timers[seat] = Timer(version, handle, now, limit, tid)
+
+    def cancel_all(self) -> None:
+        """Cancel every timer, bot move and window end (and the next deal once the match is
+        over or not started)."""
+        for timer in self.timers.values():
+            timer.handle.cancel()
+        self.timers.clear()
+        for _, handle in self.bot_handles.values():
+            handle.cancel()
+        self.bot_handles.clear()
+        if self.window_handle is not None:
+            self.window_handle[1].cancel()
+            self.window_handle = None
+        match = self.room.match
+        if self.next_handle is not None and (match is None or match.over):
+            self.cancel_next()

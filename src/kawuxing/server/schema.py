@@ -1,0 +1,98 @@
+"""The database schema of the server (SQLAlchemy Core tables, ``kwx_`` prefix) and how values
+are kept in it (JSON as text).
+
+Tables: ``kwx_schema_version`` (the version of this schema, :data:`SCHEMA_VERSION`),
+``kwx_rooms`` (a room: code, status, preset and option overrides, the rule set, its timer
+settings, its match), ``kwx_seats`` (three per room: kind, bot, nickname, SHA-256 of the
+token), ``kwx_matches`` (players, totals), ``kwx_hands`` (the record at the deal — it holds
+the wall and the fairness seed: never sent while the hand is played — and the result) and
+``kwx_actions`` (one row per accepted action, with who played it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+
+SCHEMA_VERSION = 1
+
+# kwx_rooms.status
+ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED = "waiting", "playing", "finished"
+ACTIVE_ROOMS = (ROOM_WAITING, ROOM_PLAYING)  # rebuilt when the server starts
+# kwx_matches.status and kwx_hands.status
+MATCH_PLAYING, MATCH_FINISHED = "playing", "finished"
+HAND_PLAYING, HAND_ENDED = "playing", "ended"
+
+metadata = MetaData()
+
+schema_version = Table(
+    "kwx_schema_version", metadata,
+    Column("version", Integer, primary_key=True),
+    Column("applied_at", Float, nullable=False))
+
+rooms = Table(
+    "kwx_rooms", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),  # waiting | playing | finished | closed
+    Column("preset", String(32), nullable=False),
+    Column("options", Text, nullable=False),  # the overrides asked for (JSON)
+    Column("rules", Text, nullable=False),  # RuleSet.to_dict() (JSON)
+    Column("settings", Text, nullable=False),  # RoomSettings (JSON)
+    Column("match_id", String(32), nullable=True))
+
+seats = Table(
+    "kwx_seats", metadata,
+    Column("room_code", String(16), ForeignKey("kwx_rooms.code"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # open | human | bot
+    Column("bot", String(32), nullable=True),
+    Column("nickname", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("vacated", Boolean, nullable=False, default=False))
+
+matches = Table(
+    "kwx_matches", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("room_code", String(16), ForeignKey("kwx_rooms.code"), nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("players", Text, nullable=False),  # [{seat, nickname, kind, bot}] at the start
+    Column("hands_planned", Integer, nullable=False),
+    Column("status", String(16), nullable=False),  # playing | finished
+    Column("totals", Text, nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True))
+
+hands = Table(
+    "kwx_hands", metadata,
+    Column("match_id", String(32), ForeignKey("kwx_matches.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("dealer", Integer, nullable=False),
+    Column("record", Text, nullable=False),  # hand_record at the deal: holds the wall (secret)
+    Column("status", String(16), nullable=False),  # playing | ended
+    Column("result", Text, nullable=True),  # views.hand_result once ended
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True))
+
+actions = Table(
+    "kwx_actions", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("hand_number", Integer, primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # Action.to_json()
+    Column("by", String(8), nullable=False),  # player | timeout | bot | auto | window
+    Column("at", Float, nullable=False))
+
+
+def dumps(value: Any) -> str:
+    """A value as stored: compact JSON (UTF-8 text, not ASCII-escaped)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def loads(text: str | None) -> Any:
+    """A stored JSON text as a value (None stays None)."""
+    return None if text is None else json.loads(text)

@@ -1,0 +1,310 @@
+"""The three seats of a room: who sits where, with which token, on which connection, and whether
+a bot plays the seat (a bot seat, or 托管 for a player). Nothing here knows the game.
+
+:class:`Seats` answers the questions about seats the room asks (the seat of a token, the seat
+a join takes, whether the room is paused) and makes the changes of joining and leaving, each
+with an undo for when storing the change fails (:meth:`Seats.seat_player`,
+:meth:`Seats.unseat`), and attaches connections (:meth:`Seats.connect`). Tokens are made and
+checked by :mod:`.tokens` (only their hashes are kept).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from ..agents import make_agent
+from ..agents.base import Agent
+from . import protocol
+from .errors import RoomError
+from .tokens import hash_token, new_token, token_matches
+
+OPEN, HUMAN, BOT = "open", "human", "bot"  # Slot.kind (kwx_seats.kind)
+SEATS = (0, 1, 2)
+RECENT_IDS = 512  # action ids remembered per seat to refuse duplicates
+NICKNAME_LENGTH = 24
+
+
+class Sink(Protocol):
+    """A connection as the room sees it: ``send(message dict)`` never blocks;
+    ``close(code, reason)``; ``seat`` is set by the room."""
+
+    seat: int | None
+
+    def send(self, message: dict) -> None:
+        """Queue one message (a JSON-ready dict) for the client; must not block."""
+        ...
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Close the connection (after what is queued) with a WebSocket close code."""
+        ...
+
+
+@dataclass
+class Slot:
+    """One seat of a room. ``kind``: ``open`` (free), ``human`` (has a token) or ``bot``.
+    A ``bot`` seat that a player left is ``vacated``: a new player may join it. ``auto``: a
+    bot plays this human seat for now (托管); ``agent``: the bot playing it (made when first
+    needed). ``timeouts``: decisions timed out in a row; ``reserve``: seconds of the hand's
+    reserve left; ``ready``: ready for the next hand; ``recent``: the last action ids and
+    their outcome; ``sent_hand``/``sent``: hand number and next event index already sent to
+    ``conn``."""
+
+    index: int
+    kind: str = OPEN
+    bot: str | None = None
+    nickname: str | None = None
+    token_hash: str | None = None
+    vacated: bool = False
+    conn: Sink | None = None
+    agent: Agent | None = None
+    auto: bool = False
+    timeouts: int = 0
+    reserve: float = 0.0
+    ready: bool = False
+    recent: OrderedDict = field(default_factory=OrderedDict)  # action id -> outcome
+    sent_hand: int = -1
+    sent: int = 0
+
+    def public(self) -> dict:
+        """What everyone may know of the seat (not whether a bot plays a human seat: a
+        timeout in a claim window would tell that the seat had a claim, R13)."""
+        return {"seat": self.index, "kind": self.kind, "bot": self.bot,
+                "nickname": self.nickname, "connected": self.conn is not None,
+                "vacated": self.vacated}
+
+    def columns(self) -> dict:
+        """The seat's stored columns (``kwx_seats`` without room code and seat number)."""
+        return {"kind": self.kind, "bot": self.bot, "nickname": self.nickname,
+                "token_hash": self.token_hash, "vacated": self.vacated}
+
+    def remember(self, action_id: str, outcome: str) -> None:
+        """Keep ``action_id`` with its outcome (``accepted``/``refused``): the last
+        :data:`RECENT_IDS` are refused as duplicates."""
+        self.recent[action_id] = outcome
+        while len(self.recent) > RECENT_IDS:
+            self.recent.popitem(last=False)
+
+
+_UNDONE = ("kind", "bot", "nickname", "token_hash", "vacated", "agent", "auto", "timeouts",
+           "reserve")
+
+
+def _snapshot(slot: Slot) -> Callable[[], None]:
+    """A call that puts back what joining or leaving changes in ``slot``."""
+    saved = {name: getattr(slot, name) for name in _UNDONE}
+
+    def undo() -> None:
+        for name, value in saved.items():
+            setattr(slot, name, value)
+    return undo
+
+
+def clean_nickname(raw: object) -> str:
+    """A nickname: text of 1-24 characters, control and format characters removed, spaces
+    collapsed. Raises :class:`RoomError` (422) otherwise."""
+    problem = f"nickname: a text of 1-{NICKNAME_LENGTH} characters"
+    if not isinstance(raw, str):
+        raise RoomError(422, problem)
+    text = "".join(c for c in raw if not unicodedata.category(c).startswith("C"))
+    text = " ".join(text.split())
+    if not 1 <= len(text) <= NICKNAME_LENGTH:
+        raise RoomError(422, problem)
+    return text
+
+
+class Seats:
+    """The three :class:`Slot` of a room (``seats[i]``, iterable; ``slots`` the list)."""
+
+    def __init__(self) -> None:
+        self.slots = [Slot(i) for i in SEATS]
+
+    def __getitem__(self, seat: int) -> Slot:
+        return self.slots[seat]
+
+    def __iter__(self):
+        return iter(self.slots)
+
+    # --- reading -----------------------------------------------------------------------
+    def public(self) -> list[dict]:
+        """Every seat's :meth:`Slot.public` (the ``players`` of messages and room state)."""
+        return [s.public() for s in self.slots]
+
+    def rows(self) -> list[dict]:
+        """The three ``kwx_seats`` rows (without the room code)."""
+        return [{"seat": s.index, **s.columns()} for s in self.slots]
+
+    def players(self) -> list[dict]:
+        """Who plays a match, stored with it: ``[{"seat", "nickname", "kind", "bot"}]``."""
+        return [{"seat": s.index, "nickname": s.nickname, "kind": s.kind, "bot": s.bot}
+                for s in self.slots]
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The human seat of ``token``, or None (every seat is compared, in constant time)."""
+        found = None
+        for slot in self.slots:  # no early exit on a match
+            if slot.kind == HUMAN and token_matches(token, slot.token_hash):
+                found = slot.index
+        return found
+
+    def humans(self) -> list[Slot]:
+        """The seats players hold."""
+        return [s for s in self.slots if s.kind == HUMAN]
+
+    def connected(self) -> list[Slot]:
+        """The seats with a connection."""
+        return [s for s in self.slots if s.conn is not None]
+
+    def full(self) -> bool:
+        """No seat is open."""
+        return all(s.kind != OPEN for s in self.slots)
+
+    def paused(self) -> bool:
+        """A room with players, none of them connected, waits (no timers, no bot moves)."""
+        humans = self.humans()
+        return bool(humans) and all(s.conn is None for s in humans)
+
+    def botted(self, seat: int) -> bool:
+        """A bot plays ``seat`` now: a bot seat, or a player's seat under 托管."""
+        slot = self.slots[seat]
+        return slot.kind == BOT or (slot.kind == HUMAN and slot.auto)
+
+    def agent(self, seat: int, auto_bot: str) -> Agent:
+        """The bot that plays ``seat`` (for 托管: ``auto_bot``, made when first needed)."""
+        slot = self.slots[seat]
+        if slot.agent is None:
+            slot.agent = make_agent(auto_bot)
+        return slot.agent
+
+    # --- changing ----------------------------------------------------------------------
+    def set_bot(self, seat: int, spec: str, vacated: bool = False) -> None:
+        """Make ``seat`` a bot seat playing ``spec`` (a registry spec); a ``vacated`` seat
+        keeps the nickname of the player who left it."""
+        slot = self.slots[seat]
+        slot.kind, slot.bot, slot.vacated = BOT, spec, vacated
+        slot.nickname = slot.nickname if vacated else f"{spec} bot"
+        slot.token_hash = None
+        slot.agent = make_agent(spec)
+
+    def restore(self, rows: list[dict]) -> None:
+        """The seats of stored ``kwx_seats`` rows."""
+        for row in rows:
+            slot = self.slots[row["seat"]]
+            if row["kind"] == BOT:
+                self.set_bot(row["seat"], row["bot"], bool(row["vacated"]))
+            else:
+                slot.kind, slot.token_hash = row["kind"], row["token_hash"]
+            slot.nickname = row["nickname"]
+
+    def pick(self, seat: int | None) -> Slot:
+        """The seat a join takes: ``seat`` if it is open or vacated, else (``seat`` None) the
+        first open seat, else the first vacated one. Raises :class:`RoomError` 422 for a bad
+        seat number, 409 when it is taken or the room is full."""
+        if seat is not None:
+            if seat not in SEATS:
+                raise RoomError(422, "seat: 0, 1 or 2")
+            slot = self.slots[seat]
+            if not (slot.kind == OPEN or (slot.kind == BOT and slot.vacated)):
+                raise RoomError(409, f"seat {seat} is taken")
+            return slot
+        free = [s for s in self.slots if s.kind == OPEN] or \
+            [s for s in self.slots if s.kind == BOT and s.vacated]
+        if not free:
+            raise RoomError(409, "the room is full")
+        return free[0]
+
+    def take(self, slot: Slot, nickname: str, reserve: float) -> tuple[str, Callable[[], None]]:
+        """A player sits in ``slot`` (from :meth:`pick`) with a new token and ``reserve``
+        seconds. Returns ``(token, undo)``: ``undo()`` puts the seat back as it was."""
+        undo = _snapshot(slot)
+        token = new_token()
+        slot.kind, slot.bot, slot.nickname = HUMAN, None, nickname
+        slot.token_hash, slot.vacated, slot.agent = hash_token(token), False, None
+        slot.auto, slot.timeouts, slot.reserve = False, 0, reserve
+        return token, undo
+
+    def release(self, seat: int, in_match: bool, auto_bot: str) -> Callable[[], None]:
+        """The player of ``seat`` leaves: before the match the seat is open again; during it
+        ``auto_bot`` plays it (``vacated``). Returns ``undo``. The connection is left to the
+        caller."""
+        undo = _snapshot(self.slots[seat])
+        slot = self.slots[seat]
+        if in_match:
+            self.set_bot(seat, auto_bot, vacated=True)
+        else:
+            slot.kind, slot.bot, slot.nickname, slot.token_hash = OPEN, None, None, None
+            slot.vacated, slot.agent = False, None
+        return undo
+
+    def new_hand(self, reserve: float) -> None:
+        """A hand is dealt: nobody is ready for the next one; every seat has ``reserve``
+        seconds of reserve again."""
+        for slot in self.slots:
+            slot.ready = False
+            slot.reserve = reserve
+
+    # --- players coming and going --------------------------------------------------------
+    async def seat_player(self, store: Any, room_code: str, nickname: str, seat: int | None,
+                          reserve: float) -> tuple[Slot, str]:
+        """A player takes a seat (:meth:`pick`, :meth:`take`) and it is stored
+        (``store.update_seat``). Returns ``(slot, token)``. Raises :class:`RoomError` as
+        :meth:`pick` does, and 503 (the seat as it was) when it could not be stored."""
+        slot = self.pick(seat)
+        token, undo = self.take(slot, nickname, reserve)
+        try:
+            await store.update_seat(room_code, slot.index, **slot.columns())
+        except Exception:
+            undo()
+            raise RoomError(503, "could not store the seat; try again") from None
+        return slot, token
+
+    async def unseat(self, store: Any, room_code: str, token: str, in_match: bool,
+                     auto_bot: str) -> Slot:
+        """The player of ``token`` leaves (:meth:`release`), stored; its connection is told
+        (``left``) and closed. Raises :class:`RoomError` 403 for a token that is no seat
+        here, 503 (the seat as it was) when the change could not be stored."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise RoomError(403, "not a seat of this room")
+        slot = self.slots[seat]
+        undo = self.release(seat, in_match, auto_bot)
+        try:
+            await store.update_seat(room_code, seat, **slot.columns())
+        except Exception:
+            undo()
+            raise RoomError(503, "could not store the seat; try again") from None
+        conn, slot.conn = slot.conn, None
+        if conn is not None:
+            conn.send(protocol.left(seat))
+            conn.close(protocol.CLOSE_NORMAL, "left the room")
+        return slot
+
+    def connect(self, conn: Sink, token: str) -> Slot:
+        """Attach ``conn`` to the seat of ``token``; the seat's previous connection is told it
+        was ``replaced`` and closed (its later :meth:`disconnect` changes nothing). The player
+        is back: 托管 ends. Raises :class:`RoomError` 403 for a bad token."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise RoomError(403, "this token is not a seat of this room")
+        slot = self.slots[seat]
+        old, slot.conn, conn.seat = slot.conn, conn, seat
+        if old is not None and old is not conn:
+            old.send(protocol.replaced())
+            old.close(protocol.CLOSE_REPLACED, "replaced by a newer connection")
+        slot.auto, slot.timeouts = False, 0
+        return slot
+
+    def disconnect(self, conn: Sink) -> bool:
+        """``conn`` closed: True if it was still its seat's connection (now none)."""
+        seat = conn.seat
+        if seat is None or self.slots[seat].conn is not conn:
+            return False
+        self.slots[seat].conn = None
+        return True
+
+    def send_all(self, message: dict) -> None:
+        """Send ``message`` to every connected seat."""
+        for slot in self.connected():
+            slot.conn.send(message)

@@ -1,0 +1,97 @@
+"""What each seat of a room is sent, built from the room's state with the :mod:`.protocol`
+builders: its own :func:`~kawuxing.engine.views.seat_view` and its own
+:func:`~kawuxing.engine.views.events_for_seat` (R13) — never the state, never the wall.
+
+Each seat's connection remembers which events it already has (``Slot.sent_hand`` /
+``Slot.sent``), so :meth:`Sender.broadcast` sends every seat exactly its new events, and a
+(re)connecting client gets what it misses (:meth:`Sender.state`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine.views import events_for_seat, running_totals, seat_view
+from . import protocol
+from .seats import Slot
+
+if TYPE_CHECKING:
+    from .room import Room
+
+
+class Sender:
+    """The messages of one room's seats (see the module doc)."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    def broadcast(self, acks: dict[int, str | None] | None = None) -> None:
+        """Send each connected seat its new events (filtered, R13) and its view; a seat
+        that saw no new event gets nothing, except the seats in ``acks`` (seat -> the id
+        of its action now applied, or None), which get their view and ack. When the hand has
+        ended, the next hand's commitment is drawn first and goes with it (R3.1)."""
+        match = self.room.match
+        match.open_next()
+        hand, number = match.hand, match.number
+        for slot in self.room.seats.connected():
+            start = slot.sent if slot.sent_hand == number else 0
+            events = events_for_seat(hand, slot.index, start)
+            acked = acks is not None and slot.index in acks
+            if not events and not acked:
+                continue
+            slot.sent_hand, slot.sent = number, len(hand.events)
+            slot.conn.send(self.update(slot, events, acks[slot.index] if acked else None))
+
+    def update(self, slot: Slot, events: list[dict], ack: str | None = None,
+               resumed: bool = False, kind: str = "update") -> dict:
+        """The ``update`` (``kind`` ``"sync"``: the ``sync``) of ``slot`` with ``events``:
+        its view, the running totals, its clock, 托管, fairness and the open commitment."""
+        room = self.room
+        match = room.match
+        return protocol.update(match.number, room.version, events,
+                               seat_view(match.hand, slot.index), running_totals(match),
+                               room.pacer.clock_for(slot.index), slot.auto,
+                               room.fair.fairness(match.number), room.fair.commit(), ack=ack,
+                               resumed=resumed, kind=kind)
+
+    def state(self, slot: Slot, hand_no: int | None, last_event: int | None) -> None:
+        """After (re)connecting: the events the client misses (``hand_no``/``last_event``:
+        what it has), or everything. A client left in an earlier hand of the match first gets
+        that hand's remaining events (``missed``: how it ended), then the full view of the
+        hand in play; a finished match adds ``match_end``."""
+        match = self.room.match
+        hand, number = match.hand, match.number
+        if (hand_no is not None and hand_no < number and last_event is not None
+                and -1 <= last_event < len(match.hands[hand_no].events)):
+            old = match.hands[hand_no]
+            slot.conn.send(protocol.missed(hand_no,
+                                           events_for_seat(old, slot.index, last_event + 1),
+                                           seat_view(old, slot.index),
+                                           self.room.fair.fairness(hand_no)))
+        if hand_no == number and last_event is not None and -1 <= last_event < len(hand.events):
+            message = self.update(slot, events_for_seat(hand, slot.index, last_event + 1),
+                                  resumed=True)
+        else:
+            message = self.update(slot, events_for_seat(hand, slot.index, 0), kind="sync")
+        slot.sent_hand, slot.sent = number, len(hand.events)
+        slot.conn.send(message)
+        if match.over:
+            slot.conn.send(self.match_end())
+
+    def match_end(self) -> dict:
+        """The ``match_end`` of the room's match: totals and each hand's deltas."""
+        room = self.room
+        match = room.match
+        return protocol.match_end(room.match_id, match.totals(), [h.deltas for h in match.hands])
+
+    def welcome(self, seat: int) -> dict:
+        """The ``welcome`` of ``seat``."""
+        room = self.room
+        return protocol.welcome(room.code, seat, room.status, room.preset, room.rules.to_dict(),
+                                room.settings.to_dict(), room.seats.public(),
+                                room.match.number if room.match else None, room.version,
+                                room.fair.commit())
+
+    def players(self) -> None:
+        """Tell every connected seat the seats (``players``)."""
+        self.room.seats.send_all(protocol.players(self.room.seats.public()))

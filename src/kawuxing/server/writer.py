@@ -1,0 +1,171 @@
+"""The one writer of the database: a task that commits queued writes together (group commit).
+
+All writes of the server go through one :class:`Writer` (writes never race, and SQLite never
+sees two writers). Each caller's future is resolved only after the commit that holds its
+write, so a room can send an action's events knowing the action is stored. A write is an
+``async def op(conn)`` or a :class:`Rows` (one row for a prepared insert: consecutive ones are
+sent together with ``executemany``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+log = logging.getLogger("kawuxing.server.db")
+
+Op = Callable[[AsyncConnection], Awaitable[Any]]
+MAX_BATCH = 200  # writes per transaction at most
+RECENT_COMMITS = 1000  # commits kept for health()
+
+
+class Writer:
+    """The one writer: a task that runs queued write operations, several per transaction.
+
+    :meth:`submit` returns once the operation's transaction is committed (its result), or
+    raises what the operation raised. A failed batch is retried one operation per transaction,
+    so one bad write does not fail the others.
+    """
+
+    def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.task: asyncio.Task | None = None
+        self.commits = 0
+        self.recent: deque = deque(maxlen=RECENT_COMMITS)  # (seconds, writes) of commits
+
+    def start(self) -> None:
+        """Start the writer task (in the running loop)."""
+        self.task = asyncio.get_running_loop().create_task(self._run(), name="kawuxing-writer")
+
+    async def submit(self, op: Op | Rows) -> Any:
+        """Queue ``op`` (an ``async def op(conn)``, or :class:`Rows`) and wait for its
+        commit."""
+        if self.task is None or self.task.done():
+            raise RuntimeError("the database writer is not running")
+        future = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((op, future))
+        return await future
+
+    async def close(self) -> None:
+        """Finish every queued write, then stop."""
+        if self.task is None:
+            return
+        self.queue.put_nowait(None)
+        await self.task
+
+    async def _run(self) -> None:
+        conn: AsyncConnection | None = None  # the writer's own connection, kept open
+        stop = False
+        try:
+            while not stop:
+                item = await self.queue.get()
+                if item is None:
+                    break
+                batch = [item]
+                while len(batch) < self.max_batch and not self.queue.empty():
+                    nxt = self.queue.get_nowait()
+                    if nxt is None:
+                        stop = True
+                        break
+                    batch.append(nxt)
+                live = [(op, fut) for op, fut in batch if not fut.cancelled()]
+                if not live:
+                    continue
+                try:
+                    conn = conn or await self.engine.connect()
+                    results = await self._commit(conn, [op for op, _ in live])
+                except Exception as exc:
+                    conn = await _discard(conn)
+                    if len(live) == 1:
+                        _settle(live[0][1], error=exc)
+                        continue
+                    for op, fut in live:  # isolate the failing write
+                        try:
+                            conn = conn or await self.engine.connect()
+                            _settle(fut, result=(await self._commit(conn, [op]))[0])
+                        except Exception as exc_one:
+                            conn = await _discard(conn)
+                            _settle(fut, error=exc_one)
+                    continue
+                for (_, fut), result in zip(live, results):
+                    _settle(fut, result=result)
+        finally:
+            await _discard(conn)
+
+    async def _commit(self, conn: AsyncConnection, ops: list) -> list:
+        started = time.perf_counter()
+        async with conn.begin():
+            results = await _run_ops(conn, ops)
+        self.commits += 1
+        self.recent.append((time.perf_counter() - started, len(ops)))
+        return results
+
+    def health(self) -> dict:
+        """Recent commits (the last 1000): count, writes per commit, and commit time in ms
+        (p50, p99, max), and writes waiting now."""
+        recent = list(self.recent)
+        times = sorted(t * 1000 for t, _ in recent)
+        out: dict = {"commits": self.commits, "queued": self.queue.qsize()}
+        if times:
+            out.update(recent=len(times),
+                       writes_per_commit=round(sum(n for _, n in recent) / len(recent), 2),
+                       commit_ms_p50=round(times[len(times) // 2], 2),
+                       commit_ms_p99=round(times[int(0.99 * (len(times) - 1))], 2),
+                       commit_ms_max=round(times[-1], 2))
+        return out
+
+
+async def _discard(conn: AsyncConnection | None) -> None:
+    """Close a connection after an error (a new one is made for the next batch)."""
+    if conn is not None:
+        try:
+            await conn.close()
+        except Exception:
+            pass
+    return None
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A write that is one row for a prepared insert: consecutive ones with the same
+    statement are sent together (``executemany``)."""
+
+    statement: Any
+    params: dict
+
+
+async def _run_ops(conn: AsyncConnection, ops: list) -> list:
+    results: list = []
+    i = 0
+    while i < len(ops):
+        op = ops[i]
+        if isinstance(op, Rows):
+            j = i
+            while j < len(ops) and isinstance(ops[j], Rows) and ops[j].statement is op.statement:
+                j += 1
+            group = [o.params for o in ops[i:j]]
+            await conn.execute(op.statement, group if len(group) > 1 else group[0])
+            results += [None] * (j - i)
+            i = j
+        else:
+            results.append(await op(conn))
+            i += 1
+    return results
+
+
+def _settle(fut: asyncio.Future, result: Any = None, error: BaseException | None = None) -> None:
+    if fut.done():
+        return
+    if error is not None:
+        log.warning("database write failed: %r", error)
+        fut.set_exception(error)
+    else:
+        fut.set_result(result)
