@@ -207,3 +207,34 @@ def test_build_wall_deals_the_given_hands_through_the_engine(dealer):
     assert hand.seats[dealer].drawn == parse_tiles("5p")[0]
     with pytest.raises(ValueError):
         build_wall(CLAIM_HANDS, "5p 5p 5p")  # a fifth 5p (seat 1 holds two)
+
+
+def test_every_server_message_of_the_protocol_doc_has_its_builder():
+    """docs/protocol.md "Server → client": each message type there is built by the function of
+    that name in kawuxing.server.protocol (ClientOut), which returns a message of that type
+    with the fields the doc lists."""
+    import inspect
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text("utf-8")
+    section = doc[doc.index("### Server → client"):doc.index("- `view` is exactly")]
+    rows = re.findall(r"^\| `(\w+)` \|([^|]*)\|", section, re.M)
+    assert len(rows) >= 13
+    for kind, fields in rows:
+        builder = getattr(protocol, kind)
+        params = inspect.signature(builder).parameters
+        sample = {"hand": 0, "version": 3, "events": [], "view": {}, "totals": [0, 0, 0],
+                  "clock": None, "auto": False, "fairness": None, "commit": None,
+                  "on": True, "reason": "asked", "players": [], "seats": [], "seat": 1,
+                  "room": "ABCDEF", "status": "playing", "preset": "standard", "rules": {},
+                  "settings": {}, "value": "x", "commitment": "c" * 64, "match_id": "m",
+                  "hands": [], "t": 5, "action_id": "a", "code": "stale",
+                  "message": "m", "rule": None}
+        message = builder(**{name: sample[name] for name, p in params.items()
+                             if p.default is inspect.Parameter.empty
+                             and p.kind is not inspect.Parameter.VAR_KEYWORD})
+        assert message["type"] == kind
+        named = set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", fields))) - {kind}
+        missing = {f for f in named if f not in message and f not in ("ack", "resumed")}
+        assert not missing, (kind, missing)

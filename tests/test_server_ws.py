@@ -23,6 +23,7 @@ from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import (CLAIM_DRAWS, CLAIM_HANDS, Player, ServerThread,
                                      build_wall, choose, drop_database, http, needs_answer,
                                      new_schema_name, pg_test_url)
+from kawuxing.web.testing import WebServerThread
 
 CLAIM_WALL = build_wall(CLAIM_HANDS, CLAIM_DRAWS)
 PG_URL = pg_test_url()
@@ -50,8 +51,10 @@ def backend(request, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
+    """The server as ``kawuxing serve`` runs it: with the browser table
+    (:func:`kawuxing.web.create_app`)."""
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'srv.db'}"
-    with ServerThread(make_config(url, burst=40, rate=20, max_strikes=30)) as server:
+    with WebServerThread(make_config(url, burst=40, rate=20, max_strikes=30)) as server:
         yield server
 
 

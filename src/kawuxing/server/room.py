@@ -45,7 +45,8 @@ from .errors import RoomError
 from .fairdeal import FairDeal
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
 from .rows import ActionRow, hand_row, match_row, restored_match, room_row
-from .seats import BOT, HUMAN, OPEN, SEATS, Seats, Sink, Slot, clean_nickname
+from .seats import (ACCEPTED, BOT, HUMAN, OPEN, REFUSED, SEATS, Seats, Sink, Slot,
+                    clean_nickname)
 from .seeds import first_hand_seed, new_match, new_match_id
 from .sending import Sender
 
@@ -306,7 +307,7 @@ class Room(Actor):
             if problem is not None:
                 self.refuse(slot, msg.id, *problem)
         finally:
-            slot.remember(msg.id, "refused" if problem is not None else "accepted")
+            slot.remember(msg.id, REFUSED if problem is not None else ACCEPTED)
 
     async def _check_and_play(self, slot: Slot, msg: protocol.ActionMessage) -> Problem | None:
         try:

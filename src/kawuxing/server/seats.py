@@ -24,6 +24,7 @@ from .tokens import hash_token, new_token, token_matches
 OPEN, HUMAN, BOT = "open", "human", "bot"  # Slot.kind (kwx_seats.kind)
 SEATS = (0, 1, 2)
 RECENT_IDS = 512  # action ids remembered per seat to refuse duplicates
+ACCEPTED, REFUSED = "accepted", "refused"  # what became of a remembered action id
 NICKNAME_LENGTH = 24
 
 
@@ -81,7 +82,7 @@ class Slot:
                 "token_hash": self.token_hash, "vacated": self.vacated}
 
     def remember(self, action_id: str, outcome: str) -> None:
-        """Keep ``action_id`` with its outcome (``accepted``/``refused``): the last
+        """Keep ``action_id`` with its outcome (:data:`ACCEPTED`/:data:`REFUSED`): the last
         :data:`RECENT_IDS` are refused as duplicates."""
         self.recent[action_id] = outcome
         while len(self.recent) > RECENT_IDS:

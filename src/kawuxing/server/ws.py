@@ -15,7 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import protocol
 from .connection import WsConnection
 from .ratelimit import TokenBucket
-from .room import RoomError
+from .errors import RoomError
 
 log = logging.getLogger("kawuxing.server.ws")
 
