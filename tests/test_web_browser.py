@@ -185,8 +185,10 @@ def settlement_on_page(page) -> dict:
         });
         const transfers = [...box.querySelectorAll('tr.transfer')].map((r) =>
             [Number(r.dataset.payer), Number(r.dataset.payee), Number(r.dataset.amount)]);
+        const kinds = [...box.querySelectorAll('tr.transfer')].map((r) => r.dataset.kind);
+        const reasons = [...box.querySelectorAll('tr.transfer td.reason > span:first-child')].map((s) => s.textContent);
         const deltas = [...box.querySelectorAll('table.scores tr.deltas td')].map((td) => td.textContent);
-        return {result: box.dataset.result, winners, transfers, deltas, text: box.innerText};
+        return {result: box.dataset.result, winners, transfers, kinds, reasons, deltas, text: box.innerText};
     }""")
 
 
@@ -195,11 +197,15 @@ def check_settlement_matches_record(page, result: dict) -> None:
     assert shown["result"] == result["result"]
     assert set(shown["winners"]) == {str(w) for w in result["winners"]}
     for w, value in result["values"].items():
-        want = [[p["name"], p["multiplier"]] for p in value["patterns"]] or [["屁胡", 1]]
-        assert shown["winners"][w]["patterns"] == want
+        want = [[p["name"], p["multiplier"]] for p in value["patterns"]]  # 屁胡 is a row (R9.1)
+        assert want and shown["winners"][w]["patterns"] == want
         assert shown["winners"][w]["multiplier"] == f"×{value['multiplier']}"
     assert Counter(map(tuple, shown["transfers"])) == Counter(
         (t["payer"], t["payee"], t["amount"]) for t in result["transfers"])
+    # each transfer is told by its kind (i18n.js transfer_<kind>), never as a missing key
+    assert shown["kinds"] == [t["kind"] for t in result["transfers"]]
+    assert all(r and "transfer_" not in r and "undefined" not in r and "{" not in r
+               for r in shown["reasons"]), shown["reasons"]
     assert shown["deltas"] == [("+" if d > 0 else "") + str(d) for d in result["deltas"]]
 
 
@@ -332,6 +338,8 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     shown = settlement_on_page(page)
     assert "清一色" in shown["text"] and "卡五星" in shown["text"] and "付款明细" in shown["text"]
     assert sorted(shown["transfers"]) == [[1, 0, 8], [2, 0, 8]]
+    assert shown["kinds"] == ["hand_value", "hand_value"]  # R7.2: each other player pays ×8
+    assert shown["reasons"] == ["胡牌 清一色+卡五星 ×8"] * 2
     assert page.locator('#modal .settlement tr.pattern[data-name="清一色"]').get_attribute(
         "title").startswith("清一色 — full flush")
     shot(page, "settlement", "screenshot-settlement.png", full_page=True)
@@ -340,6 +348,7 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     page.wait_for_selector("#modal .settlement >> text=Payments")
     text = page.locator("#modal .settlement").inner_text()
     assert "full flush" in text and "closed wait on the five" in text and "self-draw" in text
+    assert settlement_on_page(page)["reasons"] == ["hand value 清一色+卡五星 ×8"] * 2
     shot(page, "settlement-en", full_page=True)
     page.click("#btn-lang")
     page.wait_for_selector("#modal .settlement >> text=付款明细")
@@ -433,6 +442,7 @@ def test_phone_layout_tap_to_discard_and_declare(server, browser):
         assert names == ["清一色", "亮倒", "卡五星"]
         assert shown["winners"]["0"]["multiplier"] == "×16"
         assert sorted(shown["transfers"]) == [[1, 0, 16], [2, 0, 16]]
+        assert shown["reasons"] == ["胡牌 清一色+亮倒+卡五星 ×16"] * 2
         page.wait_for_selector("#modal .match-end svg.chart")
         assert page.evaluate("() => document.querySelector('#modal .panel').getBoundingClientRect().right") <= 390
         shot(page, "phone-settlement", full_page=True)

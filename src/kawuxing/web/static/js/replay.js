@@ -35,7 +35,7 @@ function resultSummary(result, names) {
   if (result.result === 'draw') return t('result_draw');
   return result.winners.map((w) => {
     const v = result.values[String(w)];
-    const pats = v.patterns.map((p) => p.name).join(' ') || '屁胡';
+    const pats = v.patterns.map((p) => p.name).join(' '); // 屁胡 is a row (R9.1)
     return `${names[w] || t('seat_n', { n: w + 1 })} ${v.by === 'self_draw' ? t('by_self_draw') : t('by_discard')} ${pats} ×${v.multiplier}`;
   }).join('; ');
 }

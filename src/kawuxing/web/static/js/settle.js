@@ -4,7 +4,7 @@
 // fair-deal mark (the browser's own check, fairness.js). And the end of a match: totals and a
 // chart of the running scores hand by hand (inline SVG).
 
-import { lang, reasonText, t } from './i18n.js';
+import { lang, t, transferText } from './i18n.js';
 import { tileEl, tileRow } from './tiles.js';
 import { parseTiles } from './shapes.js';
 import { playerName, positionLabel } from './table.js';
@@ -75,8 +75,7 @@ function readingEl(reading, winTile) {
 function patternsEl(value, rules) {
   const table = el('table', 'patterns');
   const body = el('tbody');
-  const pats = value.patterns.length ? value.patterns : [{ name: '屁胡', gloss: 'plain win (no pattern)', multiplier: 1, rule: 'R9.1', note: '' }];
-  for (const p of pats) {
+  for (const p of value.patterns) { // a hand with no pattern lists the 屁胡 row (R9.1)
     const tr = el('tr', 'pattern');
     tr.dataset.name = p.name;
     tr.dataset.multiplier = p.multiplier;
@@ -168,18 +167,24 @@ function transfersEl(ctx) {
   thead.appendChild(head);
   table.appendChild(thead);
   const body = el('tbody');
+  // pattern keys of a winner's hand -> their names (value.patterns of that winner)
+  const names = (payee) => (keys) => keys.map((k) => {
+    const value = result.values[String(payee)];
+    const found = value && value.patterns.find((p) => p.key === k);
+    return found ? found.name : k;
+  });
   for (const tr of result.transfers) {
     const row = el('tr', 'transfer');
     row.dataset.payer = tr.payer;
     row.dataset.payee = tr.payee;
     row.dataset.amount = tr.amount;
+    row.dataset.kind = tr.kind;
     row.appendChild(el('td', 'payer', playerName(ctx.players, tr.payer)));
     row.appendChild(el('td', 'payee', playerName(ctx.players, tr.payee)));
     row.appendChild(el('td', 'amount', String(tr.amount)));
     const why = el('td', 'reason');
-    why.appendChild(el('span', null, reasonText(tr.reason)));
+    why.appendChild(el('span', null, transferText(tr, names(tr.payee))));
     if (tr.rule) why.appendChild(el('span', 'rule', tr.rule));
-    why.title = tr.reason;
     row.appendChild(why);
     body.appendChild(row);
   }
