@@ -397,3 +397,46 @@ def test_next_hand_after_the_pause_or_when_everyone_is_ready(tmp_path):
             await settle(room, clock)
             assert room.match.number == 2
     asyncio.run(main())
+
+
+def test_a_seat_change_that_cannot_be_stored_is_undone(tmp_path):
+    """Joining or leaving whose seat row cannot be stored is refused (503) and the seat is as
+    it was: still open after a failed join, still the player's (token working) after a failed
+    leave."""
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            created = await manager.create_room(seats=["human", "human", "heuristic"])
+            room = manager.get(created["code"])
+            real = room.store.update_seat
+
+            async def broken(*args, **kwargs):
+                raise RuntimeError("disk full")
+
+            room.store.update_seat = broken
+            with pytest.raises(RoomError) as err:
+                await room.post(room.join, "ann", 0)
+            assert err.value.status == 503
+            assert room.slots[0].kind == "open" and room.slots[0].nickname is None
+            assert room.slots[0].token_hash is None
+            room.store.update_seat = real
+            _, t0 = await room.post(room.join, "ann", 0)
+            _, t1 = await room.post(room.join, "bob", 1)
+            assert room.match is not None
+            sink = Sink()
+            await room.post(room.attach, sink, t1, None, None)
+            room.store.update_seat = broken
+            with pytest.raises(RoomError) as err:
+                await room.post(room.leave, t1)
+            assert err.value.status == 503
+            slot = room.slots[1]
+            assert (slot.kind, slot.nickname, slot.vacated, slot.conn) == ("human", "bob", False,
+                                                                           sink)
+            assert sink.closed is None
+            room.store.update_seat = real
+            assert await room.post(room.attach, Sink(), t1, None, None) == 1  # token good
+            assert await room.post(room.leave, t1) == 1
+            assert room.slots[1].kind == "bot" and room.slots[1].vacated
+            assert room.slots[1].nickname == "bob"
+            row = [s for s in (await room.store.active_rooms()) if s["code"] == room.code][0]
+            assert row["seats"][1]["kind"] == "bot" and row["seats"][1]["vacated"]
+    asyncio.run(main())
