@@ -65,6 +65,10 @@ def test_score_json_discard(run):
     assert data["patterns"][0]["multiplier"] == 2
     assert data["paid"] == 2 and data["cap"] is None
     assert [(t["payer"], t["payee"], t["amount"]) for t in data["transfers"]] == [(1, 0, 2)]
+    assert data["transfers"] == [{"kind": "hand_value", "payer": 1, "payee": 0, "amount": 2,
+                                  "rule": "R7.2 R9.7", "patterns": ["ka_wu_xing"],
+                                  "multiplier": 2, "win_by": "discard"}]
+    assert data["patterns"][0]["key"] == "ka_wu_xing"
 
 
 def test_score_json_self_draw_default(run):
@@ -82,6 +86,22 @@ def test_score_json_declared_flush_bao_hu(run):
     assert data["paid"] == 32
     assert [(t["payer"], t["amount"], t["rule"]) for t in data["transfers"]] == [
         (1, 32, "R8.4 R9.7")]
+    # 包胡 is its own kind; the parameters are the hand's (×16), the amount doubled: 2 × 16
+    assert [(t["kind"], t["multiplier"], t["patterns"]) for t in data["transfers"]] == [
+        ("bao_hu", 16, ["full_flush", "liang_dao", "ka_wu_xing"])]
+
+
+def test_score_pi_hu_lists_its_row_and_words_the_transfers(run):
+    """R9.1: a self-drawn hand with no pattern shows the 屁胡 row ×1 (the JSON too) and each
+    payment is worded from its kind: "hand value 屁胡 ×1"."""
+    data = score_json(run, "34p 678p 123s 789s 99p", "--win", "5p")
+    assert [(p["key"], p["name"], p["multiplier"]) for p in data["patterns"]] == [
+        ("pi_hu", "屁胡", 1)]
+    assert [(t["kind"], t["amount"], t["patterns"]) for t in data["transfers"]] == [
+        ("hand_value", 1, ["pi_hu"]), ("hand_value", 1, ["pi_hu"])]
+    out = run("score", "34p 678p 123s 789s 99p", "--win", "5p").stdout
+    assert "屁胡" in out and "plain win (no pattern)" in out
+    assert "seat 1 pays seat 0 1 — hand value 屁胡 ×1 (R7.2 R9.7)" in out
 
 
 def test_score_json_mutual_declared_single(run):

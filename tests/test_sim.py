@@ -95,6 +95,27 @@ def test_dealer_rotates_within_a_match():
         assert after.dealer == before.next_dealer
 
 
+def test_dealt_in_is_the_payer_of_the_hand_value_by_kind():
+    """R7.2/R8.4: a win on a discard (or a robbed kong) is paid by the seat the win event
+    names as ``from``; the statistics find it by the transfer's kind (hand_value or bao_hu),
+    and every winner's hand counts its pattern rows (屁胡 for none, R9.1)."""
+    checked = 0
+    for number in range(4):
+        for stats in play_match(RULES, BOTS, seed=11, number=number, hands=8, keep_records=True):
+            hand = replay(stats.record)
+            wins = [e for e in hand.events if e["type"] == "win"]
+            if not wins:
+                assert stats.dealt_in is None and stats.patterns == ()
+                continue
+            if wins[0]["by"] == "self_draw":
+                assert stats.dealt_in is None
+            else:
+                assert stats.dealt_in == wins[0]["from"] is not None
+                checked += 1
+            assert len(stats.patterns) == sum(len(e["patterns"]) or 1 for e in wins)
+    assert checked > 0
+
+
 def test_simulate_errors():
     with pytest.raises(ValueError, match="three bots"):
         simulate(10, ["heuristic", "random"], RULES)
