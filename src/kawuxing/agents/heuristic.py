@@ -16,7 +16,7 @@ from ..engine.actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, P
 from ..engine.observation import Observation
 from ..melds import Meld
 from ..shapes import shanten
-from ..tiles import DRAGON_BASE
+from ..tiles import DRAGON_BASE, NUM_KINDS
 from .hints import rank_discards, unseen
 
 LATE_WALL = 20  # tiles left from which a far-from-ready hand starts to defend (level 3)
@@ -111,7 +111,7 @@ class HeuristicAgent:
                 return by_verb[KONG][0]
         if PUNG in by_verb and counts[tile] < 3:  # R6.4: a pung from three never becomes a kong
             counts[tile] -= 2
-            after = min(_after_discard(counts, t, melds + 1) for t in range(30) if counts[t])
+            after = min(_after_discard(counts, t, melds + 1) for t in range(NUM_KINDS) if counts[t])
             counts[tile] += 2
             if after < now:
                 return by_verb[PUNG][0]

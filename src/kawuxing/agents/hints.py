@@ -14,7 +14,7 @@ from ..melds import Meld
 from ..rules import RuleSet
 from ..scoring import DISCARD, SELF_DRAW, WinningHand, score_hand
 from ..shapes import shanten, waits
-from ..tiles import DRAGON_BASE, kinds_for_suits, tile_str
+from ..tiles import DRAGON_BASE, kinds_for_suits, tile_str, tiles_of
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def wait_values(counts: list[int], melds: list[Meld], visible, rules: RuleSet,
     held = list(counts)
     for m in melds:
         held[m.tile] += m.size
-    concealed = tuple(k for k, c in enumerate(counts) for _ in range(c))
+    concealed = tuple(tiles_of(counts))
     out = []
     for w in waits(counts, held):
         by_self = score_hand(WinningHand(concealed, w, SELF_DRAW, tuple(melds),

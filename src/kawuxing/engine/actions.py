@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..tiles import parse_tile, tile_str
+from ..tiles import NUM_KINDS, parse_tile, tile_str
 
 PIAO = "piao"  # R11.1 choose a 漂 before the hand
 DISCARD = "discard"  # R4.1 (with declare=True: 亮倒, R8.1)
@@ -62,7 +62,7 @@ class Action(NamedTuple):
 
 
 def _is_kind(tile: object) -> bool:
-    return type(tile) is int and 0 <= tile < 30
+    return type(tile) is int and 0 <= tile < NUM_KINDS
 
 
 def malformed(action: Action) -> str | None:

@@ -22,7 +22,7 @@ from ..melds import PUNG as PUNG_MELD
 from ..melds import Meld
 from ..rules import RuleSet
 from ..scoring import HandValue, win_transfers
-from ..tiles import COPIES, kinds_for_suits, tile_str
+from ..tiles import COPIES, NUM_KINDS, counts_of, kinds_for_suits, tile_str, tiles_of
 from ..transfers import (KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Transfer,
                          draw_compensation, kong_transfers)
 from . import events as ev
@@ -63,7 +63,7 @@ class Hand:
         if len(hands) != 3 or any(len(h) != 13 for h in hands):
             raise ValueError("hands: three hands of 13 tiles each (R3.1)")
         in_play = set(kinds_for_suits(rules.suits))
-        seen = [0] * 30
+        seen = [0] * NUM_KINDS
         for tile in [t for h in hands for t in h] + list(draws):
             if tile not in in_play:
                 raise ValueError(f"{tile_str(tile)} is not in play with suits "
@@ -81,7 +81,7 @@ class Hand:
         self.rules = rules
         self.dealer = dealer
         self.windows = windows
-        self.seats = [SeatState(_counts(h)) for h in hands]
+        self.seats = [SeatState(counts_of(h)) for h in hands]
         self.initial_hands = [list(h) for h in hands]
         self.initial_piao = list(piao) if piao is not None else None
         self._draws = list(draws)
@@ -290,7 +290,7 @@ class Hand:
             shown = list(s.concealed)
             for k in s.hidden:
                 shown[k] -= 3
-            self._emit(ev.declare(seat, _tiles(shown), len(s.hidden), s.waits))
+            self._emit(ev.declare(seat, tiles_of(shown), len(s.hidden), s.waits))
         last = self.wall_left == 0
         options, values = legal.claim_options(self, seat, tile, False, after_kong, last)
         self._open_window(seat, options)
@@ -517,14 +517,3 @@ def _fresh(obj):
         if isinstance(value, (list, dict)):
             setattr(twin, name, type(value)(value))
     return twin
-
-
-def _counts(tiles: list[int]) -> list[int]:
-    counts = [0] * 30
-    for t in tiles:
-        counts[t] += 1
-    return counts
-
-
-def _tiles(counts: list[int]) -> list[int]:
-    return [k for k, c in enumerate(counts) for _ in range(c)]

@@ -14,6 +14,7 @@ from ..melds import PUNG as PUNG_MELD
 from ..scoring import DISCARD as BY_DISCARD
 from ..scoring import ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, score_hand
 from ..shapes import is_win, seven_pairs_shanten, standard_shanten, waits
+from ..tiles import NUM_KINDS, tiles_of
 from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
                       malformed)
 from .state import CLAIM, PIAO_PHASE, ROB, TURN, SeatState
@@ -62,7 +63,7 @@ def self_draw_value(hand: Hand, seat: int) -> HandValue | None:
         return None
     counts = list(s.concealed)
     counts[s.drawn] -= 1
-    value = score_hand(WinningHand(_tiles(counts), s.drawn, SELF_DRAW, tuple(s.melds),
+    value = score_hand(WinningHand(tuple(tiles_of(counts)), s.drawn, SELF_DRAW, tuple(s.melds),
                                    after_kong=s.replacement, last_tile=hand.wall_left == 0,
                                    declared=s.declared, hidden=s.hidden), hand.rules)
     return value if value.legal else None
@@ -247,7 +248,7 @@ def win_value(hand: Hand, seat: int, tile: int, win_by: str, after_kong: bool, l
             return None
     finally:
         s.concealed[tile] -= 1
-    value = score_hand(WinningHand(_tiles(s.concealed), tile, win_by, tuple(s.melds),
+    value = score_hand(WinningHand(tuple(tiles_of(s.concealed)), tile, win_by, tuple(s.melds),
                                    after_kong=after_kong, last_tile=last, declared=s.declared,
                                    discarder_declared=discarder_declared, hidden=s.hidden),
                        hand.rules)
@@ -338,14 +339,14 @@ def _why_no_kong(hand: Hand, s: SeatState, action: Action) -> tuple[str, str]:
         return "no kong after drawing the last tile", "R5.2"
     if action.verb == ADDED_KONG:
         return "an added kong must be made with the fourth tile just drawn", "R6.2"
-    if action.tile is not None and 0 <= action.tile < 30 and s.concealed[action.tile] == 4:
+    if action.tile is not None and 0 <= action.tile < NUM_KINDS and s.concealed[action.tile] == 4:
         return "after 亮倒 a kong must keep the same waits", "R8.3"
     return "a concealed kong needs four of the kind in hand", "R6.1"
 
 
 def _why_no_discard(hand: Hand, s: SeatState, action: Action) -> tuple[str, str]:
     tile = action.tile
-    if tile is None or not isinstance(tile, int) or not 0 <= tile < 30 or not s.concealed[tile]:
+    if tile is None or not isinstance(tile, int) or not 0 <= tile < NUM_KINDS or not s.concealed[tile]:
         return "that tile is not in the hand", "R4.1"
     if s.declared:
         if action.declare:
@@ -358,7 +359,3 @@ def _why_no_discard(hand: Hand, s: SeatState, action: Action) -> tuple[str, str]
     if action.hidden:
         return "a hidden triplet must be a concealed triplet outside every wait", "R8.6"
     return "the hand left after this discard is not ready", "R8.1"
-
-
-def _tiles(counts: list[int]) -> tuple[int, ...]:
-    return tuple(k for k, c in enumerate(counts) for _ in range(c))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..melds import Meld
 from ..scoring import HandValue
+from ..tiles import tiles_of
 
 PIAO_PHASE = "piao"  # R11.1: each seat picks its 漂
 TURN = "turn"  # the seat in turn has drawn (or punged) and must win, kong or discard
@@ -45,7 +46,7 @@ class SeatState:
 
     def concealed_tiles(self) -> list[int]:
         """The concealed tiles as a sorted list of kinds."""
-        return [k for k, c in enumerate(self.concealed) for _ in range(c)]
+        return tiles_of(self.concealed)
 
 
 @dataclass

@@ -15,7 +15,7 @@ replays of an ended hand and the ``kawuxing replay`` command, never for a player
 from __future__ import annotations
 
 from ..melds import CONCEALED_KONG
-from ..tiles import COPIES, format_tiles, kinds_for_suits, tile_str
+from ..tiles import COPIES, NUM_KINDS, format_counts, kinds_for_suits, tile_str
 from .hand import Hand
 from .legal import declare_waits, live_waits
 from .observation import observe
@@ -55,13 +55,13 @@ def seat_view(hand: Hand, seat: int) -> dict:
             entry["waits"] = [tile_str(w) for w in obs.waits[i]]
         shown = obs.concealed if i == seat and ended else obs.revealed[i]
         if shown is not None:
-            entry["revealed"] = _mpsz(shown)
+            entry["revealed"] = format_counts(shown)
         seats.append(entry)
     table = None
     if obs.table is not None:
         table = {"seat": obs.table[0], "tile": tile_str(obs.table[1]), "robbing": obs.table[2]}
     view = {"seat": seat, "dealer": obs.dealer, "phase": obs.phase, "turn": obs.turn,
-            "wall": obs.wall_left, "hand": _mpsz(obs.concealed),
+            "wall": obs.wall_left, "hand": format_counts(obs.concealed),
             "drawn": None if obs.drawn is None else tile_str(obs.drawn),
             "seats": seats, "table": table,
             "legal": [a.to_json() for a in legal_now],
@@ -111,7 +111,7 @@ def table_view(hand: Hand) -> dict:
         if "hidden_triplets" in entry:
             entry["hidden_triplets"] = 0
         seats.append(entry)
-    shown = [0] * 30
+    shown = [0] * NUM_KINDS
     for s in hand.seats:
         for k, c in enumerate(s.held()):
             shown[k] += c
@@ -136,10 +136,6 @@ def running_totals(match) -> list[int]:
     if match.hand.ended:
         return totals
     return [t + d for t, d in zip(totals, match.hand.deltas)]
-
-
-def _mpsz(counts) -> str:
-    return format_tiles(k for k, c in enumerate(counts) for _ in range(c))
 
 
 def hand_result(hand: Hand) -> dict:
