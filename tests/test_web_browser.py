@@ -11,8 +11,8 @@ mounted with kawuxing.web.mount_web.
   comes back by itself, a refused action explained;
 - a phone-sized screen with touch: nothing wider than the screen, tap to raise then tap to
   discard, 亮倒 from the panel, the settlement;
-- replays: the list, stepping forward and back, every hand face up or one seat's view; and the
-  client's replay of records checked step by step against the engine's replay.
+- replays: the list, stepping forward and back, every hand face up or one seat's view; the
+  page draws the engine's frames (GET /api/hands/{match}/{n}/frames) step by step.
 
 Screenshots go to artifacts/; with KAWUXING_UPDATE_DOCS=1 one of each is copied to docs/. Skipped when Playwright or
 /usr/bin/chromium is missing.
@@ -29,10 +29,11 @@ from pathlib import Path
 
 import pytest
 
+from kawuxing.engine.views import seat_view, table_view
 from kawuxing.records import replay
-from kawuxing.rules import RuleSet
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import build_wall, http
+from kawuxing.tiles import parse_tiles, tile_str
 from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -299,6 +300,10 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     option = panel.locator('.option[data-tile="5z"]')
     assert sorted(option.locator(".waits .tile").evaluate_all(
         "els => els.map((e) => e.dataset.code)")) == ["5p", "6p", "9p"]
+    # with the copies unseen from this seat (view.unseen): 5p none held, one 6p and one 9p held
+    codes = option.locator(".waits .tile").evaluate_all("els => els.map((e) => e.dataset.code)")
+    lefts = option.locator(".waits .left").all_inner_texts()
+    assert dict(zip(codes, lefts)) == {"5p": "×4", "6p": "×3", "9p": "×3"}
     # the panel offers exactly the server's 亮倒 discards, and only those tiles can be picked
     legal = {a[2] for a in state(page)["legal"] if a[1] == "discard" and "declare" in a}
     offered = set(panel.locator(".option").evaluate_all("els => els.map((e) => e.dataset.tile)"))
@@ -487,6 +492,7 @@ def test_replays_list_and_step_through(server, desktop):
     # as seat 1 at the deal: the others' hands are hidden (until a 亮倒 shows one)
     page.keyboard.press("Home")
     page.select_option(".perspective", "1")
+    page.wait_for_function("() => window.__kwxReplay.state.bottom === '1'")  # its frames came
     assert page.locator(".seat.opp .revealed").count() == 0
     assert page.locator(".seat.opp .backs .tile").count() == 27  # the dealer's 14 and 13
     assert page.locator(".hand .tile").count() == 13
@@ -508,48 +514,113 @@ def test_replays_list_and_step_through(server, desktop):
     shot(page, "replay", "screenshot-replay.png")
 
 
-def test_client_replay_matches_the_engine(server, desktop):
-    """replaysim.js follows records exactly as the engine replays them: hands, melds, rivers,
-    claimed tiles, 亮倒 and waits, the wall and the kong money at every step."""
-    from kawuxing.sim import play_match
-
+def test_replay_page_draws_the_engine_frames(server, desktop):
+    """The replay page draws the frames the server builds (records.replay_frames: GET
+    /api/hands/{match}/{n}/frames), and computes nothing: at every step, for the whole table
+    and for a seat, the wall, each river, each hand shown and each meld on the page are those
+    of the frame's view; the frames are the engine's replay (records.replay + seat_view)."""
     page, _ = desktop
-    cases = []
-    configs = [("standard", {}), ("app", {}), ("standard", {"declare_hide_triplets": True}),
-               ("capped", {"feeding_declared": "forbidden_if_safe_tile", "direct_kong_pay": 1}),
-               ("standard", {"suits": ["m", "p"], "double_win": False})]
-    for i, (preset, options) in enumerate(configs):
-        rules = RuleSet.preset(preset, **options)
-        bots = ["heuristic:3", "heuristic:2", "random"] if i % 2 else ["heuristic:2"] * 3
-        for stats in play_match(rules, bots, f"web{i}", 0, 4, keep_records=True):
-            record = stats.record
-            steps = []
-            for k in range(len(record["actions"]) + 1):
-                hand = replay(record, k)
-                steps.append({"wall": hand.wall_left, "deltas": list(hand.deltas), "seats": [
-                    {"hand": list(s.concealed), "melds": [[m.kind, m.tile] for m in s.melds],
-                     "discards": list(s.discards), "claimed": list(s.claimed),
-                     "declared": s.declared, "waits": list(s.waits)} for s in hand.seats]})
-            cases.append((record, steps))
-    verbs = Counter(a[1] for record, _ in cases for a in record["actions"])
-    assert verbs["pung"] and verbs["kong"] + verbs["concealed_kong"] + verbs["added_kong"]
-    assert any("declare" in a for record, _ in cases for a in record["actions"])
-    page.goto(server.url + "/")
-    got = page.evaluate("""async (records) => {
-        const sim = await import('/static/js/replaysim.js');
-        const shapes = await import('/static/js/shapes.js');
-        return records.map((r) => sim.simulate(r).map((j) => ({
-            wall: j.wall, deltas: j.deltas,
-            seats: j.seats.map((s) => ({hand: s.hand,
-                melds: s.melds.map((m) => [m.kind, shapes.kindOf(m.tile)]),
-                discards: s.discards.map(shapes.kindOf), claimed: s.claimed,
-                declared: s.declared, waits: s.waits.map(shapes.kindOf)}))})));
-    }""", [record for record, _ in cases])
-    for (record, steps), js in zip(cases, got):
-        assert len(js) == len(steps)
-        for k, (want, have) in enumerate(zip(steps, js)):
-            assert have == want, (k, record["actions"][k - 1] if k else None)
-    assert json.dumps(got)  # plain data
+    status, made = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["heuristic:3", "heuristic:2", "random"], "hands": 1,
+        "options": {"first_dealer": "seat0", "declare_hide_triplets": True}})
+    assert status == 201
+    match_id = made["room"]["match_id"]
+    deadline = time.monotonic() + 30
+    while True:
+        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
+        if status == 200:
+            break
+        assert status == 409 and time.monotonic() < deadline
+        time.sleep(0.1)
+    frames = {}
+    for seat in (None, 2):
+        query = "" if seat is None else f"?seat={seat}"
+        status, got = http("GET", f"{server.url}/api/hands/{match_id}/0/frames{query}")
+        assert status == 200
+        frames[seat] = got["frames"]
+        assert len(frames[seat]) == len(record["actions"]) + 1
+        for k in (0, len(record["actions"]) // 2, len(record["actions"])):
+            hand = replay(record, k)
+            want = table_view(hand) if seat is None else seat_view(hand, seat)
+            assert frames[seat][k]["view"] == want
+    page.goto(f"{server.url}/#/replay/{match_id}/0")
+    page.wait_for_selector(".replay .board")
+
+    def drawn_on_page():
+        return page.evaluate("""() => {
+            const codes = (root, sel) => [...root.querySelectorAll(sel)].map((e) => e.dataset.code || null);
+            const seats = {};
+            for (const box of document.querySelectorAll('.replay .board .seat')) {
+                seats[box.dataset.seat] = {
+                    hand: codes(box, '.hand .tile, .revealed .tile, .backs .tile'),
+                    melds: codes(box, '.melds .tile').filter(Boolean),
+                };
+            }
+            for (const river of document.querySelectorAll('.replay .board .river')) {
+                seats[river.dataset.seat].river = codes(river, '.tile');
+            }
+            return {wall: document.querySelector('.compass .wall .n').textContent, seats};
+        }""")
+
+    def expected(view, all_hands):
+        out = {}
+        for entry in view["seats"]:
+            i = entry["seat"]
+            shown = entry["revealed"] if all_hands or "revealed" in entry else None
+            if i == view["seat"] and not all_hands:
+                shown = view["hand"]
+            codes = parse_codes(shown) if shown is not None else None
+            if all_hands and entry["drawn"]:  # the tile just drawn is drawn apart, last
+                codes.remove(entry["drawn"])
+                codes.append(entry["drawn"])
+            if codes is None:  # face down: backs only
+                codes = [None] * entry["concealed_count"]
+            elif i != view["seat"] and not all_hands and view["turn"] == i and entry["declared"] \
+                    and view["phase"] == "turn":
+                codes = codes + [None]  # a declared player's tile just drawn: a back
+            if not all_hands and i != view["seat"] and entry.get("hidden_triplets"):
+                codes = codes + [None] * (3 * entry["hidden_triplets"])
+            out[str(i)] = {"hand": codes, "river": entry["discards"],
+                           "melds": [m["tile"] for m in entry["melds"] if m["tile"]
+                                     for _ in range(3 if m["kind"] == "pung" else 4)]}
+        return out
+
+    def check(step, seat):
+        view = frames[seat][step]["view"]
+        if seat is None:  # drawn with seat 0 at the bottom
+            view = dict(view, seat=0, hand=view["seats"][0]["revealed"],
+                        drawn=view["seats"][0]["drawn"])
+        got = drawn_on_page()
+        assert got["wall"] == str(view["wall"]), step
+        want = expected(view, seat is None)
+        for i in range(3):
+            have = got["seats"][str(i)]
+            if i == view["seat"]:  # own hand: sorted, the tile just drawn apart at the end
+                codes = parse_codes(view["hand"])
+                if view["drawn"]:
+                    codes.remove(view["drawn"])
+                    codes.append(view["drawn"])
+                assert have["hand"] == codes, (step, i)
+            else:
+                assert sorted(have["hand"], key=str) == sorted(want[str(i)]["hand"], key=str), (step, i)
+            assert have["river"] == want[str(i)]["river"], (step, i)
+            assert sorted(have["melds"]) == sorted(want[str(i)]["melds"]), (step, i)
+
+    last = len(record["actions"])
+    for step in sorted({0, 1, 2, last // 3, last // 2, 2 * last // 3, last - 1, last}):
+        page.evaluate("(k) => window.__kwxReplay.go(k)", step)
+        check(step, None)
+    page.select_option(".perspective", "2")
+    page.wait_for_function("() => window.__kwxReplay.state.bottom === '2'")
+    for step in sorted({0, last // 2, last - 1, last}):
+        page.evaluate("(k) => window.__kwxReplay.go(k)", step)
+        check(step, 2)
+    page.wait_for_selector(".replay-settle .settlement")
+
+
+def parse_codes(text: str) -> list[str]:
+    """The MPSZ codes of a view's tile string, in order."""
+    return [tile_str(k) for k in parse_tiles(text)]
 
 
 # --- a friend joins by the shared link ----------------------------------------------------------

@@ -129,7 +129,7 @@ def test_browser_and_python_derive_the_same_walls_and_catch_tampering(server, de
                                fairness.derive_wall(suits, seed, hand_id, entropy)]})
     got = page.evaluate("""async (cases) => {
         const f = await import('/static/js/fairness.js');
-        const s = await import('/static/js/shapes.js');
+        const s = await import('/static/js/notation.js');
         const out = [];
         for (const c of cases) {
             const seed = f.fromHex(c.seed);

@@ -61,8 +61,12 @@ def test_static_files_and_the_api_still_served(client):
 def test_every_import_exists_and_nothing_is_fetched_from_elsewhere():
     files = js_files()
     assert {"main.js", "i18n.js", "tiles.js", "table.js", "game.js", "conn.js", "settle.js",
-            "replay.js", "replaysim.js", "shapes.js", "lobby.js", "api.js", "store.js",
-            "ui.js"} <= set(files)
+            "replay.js", "notation.js", "lobby.js", "api.js", "store.js", "ui.js"} <= set(files)
+    # one engine: no second win check, waits or replay in the client (the views carry them)
+    assert not {"shapes.js", "replaysim.js"} & set(files)
+    for name, text in files.items():
+        assert not re.search(r"\b(isWin|isStandardWin|heldCounts|visibleCounts|stepView)\b",
+                             text), name
     for name, text in files.items():
         for target in re.findall(r"""^import .*? from '(.+?)';""", text, re.M):
             assert target.startswith("./"), (name, target)

@@ -14,6 +14,8 @@ replays of an ended hand and the ``kawuxing replay`` command, never for a player
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..melds import CONCEALED_KONG
 from ..tiles import COPIES, NUM_KINDS, format_counts, kinds_for_suits, tile_str
 from .hand import Hand
@@ -66,13 +68,19 @@ def seat_view(hand: Hand, seat: int) -> dict:
             "seats": seats, "table": table,
             "legal": [a.to_json() for a in legal_now],
             "deltas": list(obs.deltas),
-            "unseen": {tile_str(k): COPIES - obs.visible[k]
-                       for k in kinds_for_suits(hand.rules.suits)},
+            "unseen": {code: COPIES - obs.visible[k]
+                       for k, code in _codes_in_play(hand.rules.suits)},
             "declare_waits": _declare_waits(hand, seat, legal_now),
             "ready_waits": _ready_waits(hand, seat, ended)}
     if ended:
         view["result"] = hand_result(hand)
     return view
+
+
+@lru_cache(maxsize=None)
+def _codes_in_play(suits: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """(kind, MPSZ code) of the 21 kinds in play (R1.1), computed once per ``suits``."""
+    return tuple((k, tile_str(k)) for k in kinds_for_suits(suits))
 
 
 def _declare_waits(hand: Hand, seat: int, legal_now: list) -> dict[str, list[str]]:
@@ -121,8 +129,8 @@ def table_view(hand: Hand) -> dict:
         shown[hand.won_tile] += 1
     view = {k: v for k, v in views[0].items() if k not in ("hand", "drawn", "legal")}
     view.update(seat=None, seats=seats,
-                unseen={tile_str(k): COPIES - shown[k]
-                        for k in kinds_for_suits(hand.rules.suits)},
+                unseen={code: COPIES - shown[k]
+                        for k, code in _codes_in_play(hand.rules.suits)},
                 declare_waits={str(s): v["declare_waits"] for s, v in enumerate(views)},
                 ready_waits={str(s): v["ready_waits"] for s, v in enumerate(views)})
     return view

@@ -3,6 +3,7 @@
 
 function explain(status, data) {
   if (data && typeof data.detail === 'string') return data.detail;
+  if (data && data.detail && typeof data.detail.message === 'string') return data.detail.message;
   if (data && Array.isArray(data.detail)) {
     return data.detail.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
   }
@@ -39,6 +40,8 @@ export const api = {
   seatToBot: (code, seat, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, undefined, token),
   hands: (limit = 50, match) => call('GET', `/api/hands?limit=${limit}${match ? `&match=${encodeURIComponent(match)}` : ''}`),
   hand: (match, number) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}`),
+  // every step of an ended hand as the engine draws it: seat 0-2, or null for the whole table
+  frames: (match, number, seat = null) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}/frames${seat === null ? '' : `?seat=${seat}`}`),
   matches: (limit = 50) => call('GET', `/api/matches?limit=${limit}`),
   match: (id) => call('GET', `/api/matches/${encodeURIComponent(id)}`),
   // the rule options and presets, and the bot registry: forms are built from them

@@ -5,7 +5,7 @@
 // Web Crypto API, not taken from the server. crypto.subtle exists only in secure contexts
 // (https, localhost, 127.0.0.1 over plain http): elsewhere the check says it cannot run.
 
-import { codeOf, kindOf, kindsInPlay, parseTiles } from './shapes.js';
+import { codeOf, kindOf, kindsInPlay, parseTiles } from './notation.js';
 
 export const ALGORITHM = 'kawuxing-wall-v1';
 const COMMIT_LABEL = 'kawuxing-wall-v1/commitment';

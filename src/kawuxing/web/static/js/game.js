@@ -43,7 +43,7 @@ export class Game {
     this.events = [];
     this.clock = null;
     this.auto = false;
-    this.totalsBase = [0, 0, 0];
+    this.totals = null;  // the match standing sent with the view (update/sync `totals`)
     this.history = {};
     this.matchEnd = null;
     this.matchId = null;
@@ -156,21 +156,13 @@ export class Game {
 
   onView(msg) {
     const newHand = msg.hand !== this.hand;
-    const prevView = this.view;
-    if (newHand && prevView && prevView.result && this.hand !== null && msg.type !== 'sync') {
-      // the hand we watched ended: its deltas join the running totals
-      this.totalsBase = this.totalsBase.map((v, i) => v + prevView.result.deltas[i]);
-    }
     if (msg.type === 'sync' || newHand) {
       this.events = [...msg.events];
     } else {
       const known = this.lastEvent === null ? -1 : this.lastEvent;
       this.events.push(...msg.events.filter((e) => e.n > known));
     }
-    if (msg.type === 'sync' && Array.isArray(msg.totals)) {
-      const ended = msg.view.result;
-      this.totalsBase = ended ? msg.totals.map((v, i) => v - ended.deltas[i]) : [...msg.totals];
-    }
+    if (Array.isArray(msg.totals)) this.totals = msg.totals;
     if (newHand) {
       this.ui.declareMode = false;
       this.ui.selected = null;
@@ -296,9 +288,6 @@ export class Game {
     if (r.data.seats) this.players = r.data.seats;
     this.handsPerMatch = r.data.hands_per_match || this.handsPerMatch;
     if (r.data.rules && !this.rules) this.rules = r.data.rules;
-    if (Array.isArray(r.data.totals) && this.view && r.data.hand === this.hand && !this.view.result) {
-      this.totalsBase = r.data.totals;  // every ended hand: those before the one in play
-    }
     this.render();
   }
 
@@ -326,7 +315,7 @@ export class Game {
     if (!view || this.ui.busy) return;
     const g = actionGroups(view);
     if (this.ui.declareMode) {
-      const choice = declareChoices(view, this.rules).find((c) => c.tile === code);
+      const choice = declareChoices(view).find((c) => c.tile === code);
       if (!choice) { toast(t('not_declarable'), 'warn'); return; }
       const plain = choice.variants.find((v) => !v.hidden.length) || choice.variants[0];
       this.act(plain.action);
@@ -416,7 +405,7 @@ export class Game {
   settlementCtx(view, handNo, events, missed = false) {
     const winEvents = {};
     for (const e of events || []) if (e.type === 'win') winEvents[e.seat] = e;
-    const totals = missed ? null : this.totalsBase.map((v, i) => v + view.result.deltas[i]);
+    const totals = missed ? null : this.totals;  // the standing after this hand
     return { view, handNo, winEvents, totals, seat: this.seat, rules: this.rules };
   }
 
@@ -570,7 +559,7 @@ export class Game {
       return;
     }
     const model = {
-      view: this.view, seat: this.seat, players: this.players, totals: this.totalsBase,
+      view: this.view, seat: this.seat, players: this.players, totals: this.totals,
       rules: this.rules, selected: this.ui.selected, declareMode: this.ui.declareMode,
       busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: lastDiscard(this.events),
     };

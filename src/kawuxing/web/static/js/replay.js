@@ -1,11 +1,12 @@
 // Replays: the finished hands the server keeps (GET /api/hands), and a viewer that steps
-// forward and back through one hand's record (GET /api/hands/{match}/{n}) as any seat or with
-// every hand face up, drawn with the same table as live play.
+// forward and back through one hand as any seat or with every hand face up, drawn with the
+// same table as live play. Every step is a frame the engine built (GET
+// /api/hands/{match}/{n}/frames, records.replay_frames): the viewer only draws them. The
+// record itself (GET /api/hands/{match}/{n}) is for the fair-deal check and the download.
 
 import { api } from './api.js';
 import { verifyRecord } from './fairness.js';
 import { lang, onLangChange, t } from './i18n.js';
-import { simulate, stepView } from './replaysim.js';
 import { settlementEl } from './settle.js';
 import { playerName, renderTable } from './table.js';
 import { tileName } from './tiles.js';
@@ -137,23 +138,29 @@ function fairLine(record, matchId, number) {
   return line;
 }
 
+/** The whole-table view (views.table_view) drawn with ``bottom`` at the bottom: that seat's
+ * whole hand and tile just drawn in the places of a seat view's own hand. */
+function asSeat(view, bottom) {
+  const me = view.seats[bottom];
+  return { ...view, seat: bottom, hand: me.revealed, drawn: me.drawn, legal: [] };
+}
+
 /** The viewer of one hand: #/replay/{match}/{number}. Returns a cleanup function. */
 export async function renderReplay(root, matchId, number) {
   const page = el('div', 'screen replay');
   page.appendChild(el('p', 'muted', t('loading')));
   root.replaceChildren(page);
-  const [rec, match] = await Promise.all([api.hand(matchId, number), api.match(matchId)]);
-  if (!rec.ok) {
-    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('load_failed', { message: rec.error })));
+  const [rec, match, table] = await Promise.all([api.hand(matchId, number), api.match(matchId),
+    api.frames(matchId, number)]);
+  if (!rec.ok || !table.ok) {
+    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('load_failed', { message: (rec.ok ? table : rec).error })));
     return () => {};
   }
-  let steps;
-  try {
-    steps = simulate(rec.data);
-  } catch (e) {
-    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('replay_failed', { message: e.message })));
-    return () => {};
-  }
+  // perspective ('all' or a seat) -> its frames; a seat's are fetched when first chosen
+  const frames = { all: table.data.frames };
+  const steps = frames.all;
+  const winEvents = {};
+  for (const f of steps) for (const e of f.events) if (e.type === 'win') winEvents[e.seat] = e;
   const players = match.ok ? match.data.players.map((p) => ({ ...p, connected: true })) : null;
   const names = [0, 1, 2].map((s) => playerName(players, s));
   const handCount = match.ok ? match.data.hands.length : null;
@@ -194,7 +201,7 @@ export async function renderReplay(root, matchId, number) {
     o.value = v;
     persp.appendChild(o);
   }
-  persp.addEventListener('change', () => { state.bottom = persp.value; draw(); });
+  persp.addEventListener('change', () => choose(persp.value));
   controls.appendChild(persp);
   head.appendChild(controls);
   const caption = el('div', 'caption');
@@ -219,31 +226,33 @@ export async function renderReplay(root, matchId, number) {
   const settleBox = el('div', 'replay-settle');
   page.replaceChildren(head, tableBox, settleBox);
 
+  /** A seat's frames, fetched once; then draw if that perspective is still the one chosen. */
+  async function choose(value) {
+    if (!frames[value]) {
+      const got = await api.frames(matchId, number, Number(value));
+      if (!got.ok) { toast(t('load_failed', { message: got.error }), 'error'); persp.value = state.bottom; return; }
+      frames[value] = got.data.frames;
+    }
+    if (persp.value === value) { state.bottom = value; draw(); }
+  }
+
   function draw() {
-    const snap = steps[state.step];
+    const frame = frames[state.bottom][state.step];
+    const action = state.step > 0 ? rec.data.actions[state.step - 1] : null;
     const all = state.bottom === 'all';
     const bottom = all ? 0 : Number(state.bottom);
-    const view = stepView(snap, bottom, all);
+    const view = all ? asSeat(frame.view, bottom) : frame.view;
     renderTable(tableBox, {
-      view, seat: bottom, players, totals: [0, 0, 0], rules: rec.data.rules, readOnly: true,
+      view, seat: bottom, players, totals: null, rules: rec.data.rules, readOnly: true,
       revealAll: all, selected: null, declareMode: false, busy: false, callouts: {},
-      lastDiscard: snap.action && snap.action[1] === 'discard' ? { seat: snap.action[0] } : null,
-      drawnBySeat: all ? view.drawnBySeat : null,
+      lastDiscard: action && action[1] === 'discard' ? { seat: action[0] } : null,
     }, { act() {}, tile() {}, toggleDeclare() {} });
     slider.value = state.step;
     counter.textContent = `${state.step}/${steps.length - 1}`;
-    caption.textContent = describe(snap.action, [0, 1, 2].map((s) => playerName(players, s)));
-    if (snap.ended && rec.data.result) {
-      const winEvents = {};
-      const before = steps.length > 1 ? steps[steps.length - 2] : null;
-      const table = before && before.table ? before.table : null;
-      for (const w of rec.data.result.winners) {
-        const selfDraw = rec.data.result.values[String(w)].by === 'self_draw';
-        winEvents[w] = selfDraw ? { tile: snap.seats[w].drawn, from: null }
-          : { tile: table ? table.tile : null, from: table ? table.seat : null };
-      }
+    caption.textContent = describe(action, [0, 1, 2].map((s) => playerName(players, s)));
+    if (view.result) {
       settleBox.replaceChildren(settlementEl({
-        view: { ...view, result: rec.data.result }, players, seat: all ? null : bottom, totals: null,
+        view, players, seat: all ? null : bottom, totals: null,
         handNo: number, handsPerMatch: match.ok ? match.data.hands_planned : null, winEvents, rules: rec.data.rules,
       }));
     } else settleBox.replaceChildren();
@@ -280,7 +289,7 @@ export async function renderReplay(root, matchId, number) {
   };
   document.addEventListener('keydown', onKey);
   const unLang = onLangChange(() => draw());
-  window.__kwxReplay = { steps, go, state };
+  window.__kwxReplay = { frames, go, state };
   draw();
   if (!steps.length) toast(t('replay_failed', { message: 'empty' }), 'error');
   return () => {

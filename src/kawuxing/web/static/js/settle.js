@@ -6,7 +6,7 @@
 
 import { lang, t, transferText } from './i18n.js';
 import { tileEl, tileRow } from './tiles.js';
-import { parseTiles } from './shapes.js';
+import { parseTiles } from './notation.js';
 import { playerName, positionLabel } from './table.js';
 
 export const SEAT_COLORS = ['#e8643c', '#3d9be0', '#e0b43a'];

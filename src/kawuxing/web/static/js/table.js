@@ -1,11 +1,13 @@
 // The table: three seats (you at the bottom, 下家 on the right, 上家 on the left: play goes
 // counter-clockwise, R1.2), rivers, melds, 亮倒 hands with their waits, the wall, dealer and
 // turn, scores, and your hand with the actions the server says are legal (view.legal). Built
-// from a seat view (engine/views.py seat_view) each time it changes: the view is the truth.
+// from a seat view (engine/views.py seat_view) each time it changes: the view is the truth —
+// waits (view.declare_waits, view.ready_waits, a declared seat's waits) and unseen counts
+// (view.unseen) come with it; nothing here re-derives a rule.
 
 import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
-import { codeOf, countsOf, heldCounts, kindOf, parseTiles, waits } from './shapes.js';
+import { parseTiles } from './notation.js';
 
 export const KEYS_HELP = [
   ['1-9 0', 'key_select'], ['← →', 'key_move'], ['Enter', 'key_discard'], ['D', 'key_drawn'],
@@ -59,36 +61,19 @@ function meldEl(meld, mine, opts) {
   return box;
 }
 
-/** Counts of every tile ``view`` shows (own hand, rivers not taken, melds, revealed hands). */
-export function visibleCounts(view) {
-  const c = countsOf(parseTiles(view.hand));
-  for (const s of view.seats) {
-    s.discards.forEach((code, i) => { if (!s.claimed[i]) c[kindOf(code)] += 1; });
-    for (const m of s.melds) if (m.tile) c[kindOf(m.tile)] += m.kind === 'pung' ? 3 : 4;
-    if (s.seat !== view.seat && s.revealed) for (const code of parseTiles(s.revealed)) c[kindOf(code)] += 1;
-  }
-  return c;
-}
-
-/** Unseen copies of a tile from this seat's point of view (R13: nobody's hidden tiles). */
+/** Unseen copies of a tile as the view's seat sees it (view.unseen, R13.1). */
 export function unseen(view, code) {
-  return Math.max(0, 4 - visibleCounts(view)[kindOf(code)]);
+  return (view.unseen && view.unseen[code]) || 0;
 }
 
-/** The 亮倒 choices of the legal actions: [{tile, variants: [{action, hidden}], waits}]. */
-export function declareChoices(view, rules) {
-  const mine = view.seats[view.seat];
-  const counts = countsOf(parseTiles(view.hand));
+/** The 亮倒 choices of the legal actions: [{tile, variants: [{action, hidden}], waits}], the
+ * waits each discard leaves from view.declare_waits (R8.1; R8.6 variants keep them). */
+export function declareChoices(view) {
+  const waitsOf = view.declare_waits || {};
   const byTile = new Map();
   for (const a of view.legal) {
     if (a[1] !== 'discard' || a[3] !== 'declare') continue;
-    if (!byTile.has(a[2])) {
-      const c = [...counts];
-      c[kindOf(a[2])] -= 1;
-      const held = heldCounts(c, mine.melds);
-      const w = waits(c, held, (rules && rules.suits) || ['p', 's']).map(codeOf);
-      byTile.set(a[2], { tile: a[2], variants: [], waits: w });
-    }
+    if (!byTile.has(a[2])) byTile.set(a[2], { tile: a[2], variants: [], waits: waitsOf[a[2]] || [] });
     byTile.get(a[2]).variants.push({ action: a, hidden: a[4] || [] });
   }
   return [...byTile.values()];
@@ -115,11 +100,16 @@ export function actionGroups(view) {
 
 /** My hand as display order: the sorted concealed tiles with the drawn tile apart at the end. */
 export function handLayout(view) {
-  const codes = parseTiles(view.hand);
+  return splitDrawn(view.hand, view.drawn);
+}
+
+/** The codes of an MPSZ hand with the tile just drawn (if any) taken out and shown apart. */
+function splitDrawn(text, drawnCode) {
+  const codes = parseTiles(text);
   let drawn = null;
-  if (view.drawn) {
-    const i = codes.lastIndexOf(view.drawn);
-    if (i >= 0) { codes.splice(i, 1); drawn = view.drawn; }
+  if (drawnCode) {
+    const i = codes.lastIndexOf(drawnCode);
+    if (i >= 0) { codes.splice(i, 1); drawn = drawnCode; }
   }
   return { codes, drawn };
 }
@@ -139,7 +129,8 @@ function seatHead(model, seat) {
     head.appendChild(el('span', 'badge piao', t('piao_n', { n: s.piao })));
   }
   if (s.declared) head.appendChild(el('span', 'badge declared', t('declared_badge')));
-  const score = (totals ? totals[seat] : 0) + (view.deltas ? view.deltas[seat] : 0);
+  // the match standing the server sent with the view, or in a replay the hand's deltas
+  const score = totals ? totals[seat] : view.deltas[seat];
   const sc = el('span', 'score' + (score > 0 ? ' plus' : score < 0 ? ' minus' : ''), (score > 0 ? '+' : '') + score);
   sc.title = t('score_title');
   head.appendChild(sc);
@@ -197,10 +188,12 @@ function opponentEl(model, seat) {
   for (const m of s.melds) melds.appendChild(meldEl(m, false, { reveal: model.revealAll }));
   if (s.revealed !== undefined && s.revealed !== null) {
     const shown = el('span', 'tiles revealed');
-    for (const code of parseTiles(s.revealed)) shown.appendChild(tileEl(code, { lang: lang() }));
+    // the whole-table view (views.table_view) gives each seat's tile just drawn: shown apart
+    const { codes, drawn } = splitDrawn(s.revealed, s.drawn);
+    for (const code of codes) shown.appendChild(tileEl(code, { lang: lang() }));
     for (let i = 0; i < (s.hidden_triplets || 0) * 3; i++) shown.appendChild(tileEl(null, { back: true, title: t('hidden_triplet') }));
-    if (model.drawnBySeat && view.turn === seat) {
-      shown.appendChild(tileEl(model.drawnBySeat, { lang: lang(), cls: 'drawn' }));
+    if (drawn) {
+      shown.appendChild(tileEl(drawn, { lang: lang(), cls: 'drawn' }));
     } else if (view.turn === seat && view.phase === 'turn' && s.declared && !model.revealAll) {
       shown.appendChild(tileEl(null, { back: true, cls: 'drawn', title: t('drawn_tile') }));
     }
@@ -303,7 +296,7 @@ function actionsEl(model, handlers) {
 }
 
 function declarePanel(model, handlers) {
-  const choices = declareChoices(model.view, model.rules);
+  const choices = declareChoices(model.view);
   const panel = el('div', 'declare-panel');
   panel.appendChild(el('div', 'title', t('declare_title')));
   panel.appendChild(el('div', 'hint', t('declare_hint')));
@@ -346,13 +339,8 @@ function meEl(model, handlers) {
   // ready hint: my waits when declared, else what a 13-tile hand waits on
   const info = el('div', 'me-info');
   if (s.declared) info.appendChild(waitsEl(view, s.waits || [], t('declared_waits')));
-  else if (!model.readOnly && view.phase !== 'ended') {
-    const codes = parseTiles(view.hand);
-    if (codes.length % 3 === 1 && codes.length) {
-      const c = countsOf(codes);
-      const w = waits(c, heldCounts(c, s.melds), (model.rules && model.rules.suits) || ['p', 's']).map(codeOf);
-      if (w.length) info.appendChild(waitsEl(view, w, t('ready_waits')));
-    }
+  else if (!model.readOnly && (view.ready_waits || []).length) {
+    info.appendChild(waitsEl(view, view.ready_waits, t('ready_waits')));
   }
   box.appendChild(info);
   if (model.declareMode && g.declare) box.appendChild(declarePanel(model, handlers));
@@ -363,7 +351,7 @@ function meEl(model, handlers) {
   hand.setAttribute('role', 'group');
   hand.setAttribute('aria-label', t('your_hand'));
   const { codes, drawn } = handLayout(view);
-  const declareTiles = model.declareMode ? new Set(declareChoices(view, model.rules).map((c) => c.tile)) : null;
+  const declareTiles = model.declareMode ? new Set(declareChoices(view).map((c) => c.tile)) : null;
   const all = drawn ? [...codes, drawn] : codes;
   const myTurn = !model.readOnly && (g.discards.size > 0 || declareTiles);
   all.forEach((code, i) => {
@@ -387,8 +375,9 @@ function meEl(model, handlers) {
 }
 
 /**
- * Draw the table into ``root``. model: {view, seat, players, totals, rules, readOnly,
- * revealAll, selected, declareMode, busy, lastDiscard, callouts, drawnBySeat}. handlers:
+ * Draw the table into ``root``. model: {view, seat, players, totals (the match standing sent
+ * with the view, or null: the hand's deltas), rules, readOnly, revealAll, selected,
+ * declareMode, busy, lastDiscard, callouts}. handlers:
  * {act(action), tile(index, code, event), toggleDeclare()}.
  */
 export function renderTable(root, model, handlers) {
