@@ -115,12 +115,6 @@ class Transfer:
         """Why, in words (English with the Chinese terms): see :func:`describe`."""
         return describe(self.to_json())
 
-    @property
-    def reason(self) -> str:
-        """The same words as :meth:`describe` (the name of the field transfers had before
-        they had a ``kind``)."""
-        return self.describe()
-
     def __str__(self) -> str:
         return f"seat {self.payer} pays seat {self.payee} {self.amount}: {self.describe()}"
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from ..melds import CONCEALED_KONG
 from ..tiles import COPIES, NUM_KINDS, format_counts, kinds_for_suits, tile_str
+from . import events as ev
 from .hand import Hand
 from .legal import declare_waits, live_waits
 from .observation import observe
@@ -189,10 +190,10 @@ def event_for_seat(event: dict, seat: int, hand: Hand) -> dict:
     """``event`` as ``seat`` may see it: others' draws and deal without tiles, another's
     concealed kong without its tile (unless ``concealed_kong_visible``)."""
     kind = event["type"]
-    if kind == "deal":
-        return {"type": "deal", "dealer": event["dealer"], "hand": event["hands"][seat],
+    if kind == ev.DEAL:
+        return {"type": ev.DEAL, "dealer": event["dealer"], "hand": event["hands"][seat],
                 "wall": event["wall"]}
-    if kind == "draw" and event["seat"] != seat:
+    if kind == ev.DRAW and event["seat"] != seat:
         return {k: v for k, v in event.items() if k != "tile"}
     if (kind == "kong" and event["kind"] == CONCEALED_KONG and event["seat"] != seat
             and not hand.rules.concealed_kong_visible):
