@@ -282,7 +282,7 @@ def test_client_translates_transfers_by_kind_without_parsing_text():
         assert "RegExp" not in text and ".match(/" not in text, name
         # the only regular expressions left: t()'s {name} placeholders and XML escaping
         assert set(re.findall(r"replace\(/([^/]*)/", text)) <= {r"\{(\w+)\}", "[&<>\"']"}, name
-    i18n = (JS / "i18n.js").read_text(encoding="utf-8")
+    i18n = "".join((JS / "i18n" / f"{lang}.js").read_text(encoding="utf-8") for lang in ("zh", "en"))
     for kind in KINDS:
         assert len(re.findall(rf"\btransfer_{kind}: ", i18n)) == 2, kind
 

@@ -79,10 +79,10 @@ def test_every_import_exists_and_nothing_is_fetched_from_elsewhere():
 
 
 def i18n_tables() -> tuple[dict[str, str], dict[str, str]]:
-    text = (JS / "i18n.js").read_text("utf-8")
     tables = []
-    for lang in ("zh", "en"):
-        block = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M).group(1)
+    for lang in ("zh", "en"):  # the strings of each language: js/i18n/<lang>.js
+        text = (JS / "i18n" / f"{lang}.js").read_text("utf-8")
+        block = re.search(rf"^export const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M).group(1)
         keys = dict(re.findall(r"^  (\w+): (?:'((?:[^'\\]|\\.)*)'),?$", block, re.M))
         lines = [ln for ln in block.splitlines() if ln.strip() and not ln.strip().startswith("//")]
         assert len(keys) == len(lines), f"{lang}: a line of the table is not `key: 'text',`"
