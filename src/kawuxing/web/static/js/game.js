@@ -7,6 +7,7 @@
 
 import { api } from './api.js';
 import { Connection } from './conn.js';
+import { el } from './dom.js';
 import { newEntropy, verifyHand } from './fairness.js';
 import { onLangChange, t } from './i18n.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
@@ -15,13 +16,6 @@ import { actionGroups, declareChoices, handLayout, KEYS_HELP, playerName, render
 import { closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
 

@@ -5,6 +5,7 @@
 // server (GET /api/rules, GET /api/bots): this file lists none of them.
 
 import { api } from './api.js';
+import { el } from './dom.js';
 import { newEntropy } from './fairness.js';
 import { t } from './i18n.js';
 import { allSeats, getNick, saveFair, saveSeat, setNick } from './store.js';
@@ -31,13 +32,6 @@ export function loadSchemas() {
 /** The options a room form offers (schema order), without the number of hands. */
 export function formOptions(rules) {
   return rules.options.filter((o) => o.offered.length && o.name !== HANDS_OPTION);
-}
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
 }
 
 function field(labelText, control, help) {

@@ -5,19 +5,13 @@
 // record itself (GET /api/hands/{match}/{n}) is for the fair-deal check and the download.
 
 import { api } from './api.js';
+import { el } from './dom.js';
 import { verifyRecord } from './fairness.js';
 import { lang, onLangChange, t } from './i18n.js';
 import { settlementEl } from './settle.js';
 import { playerName, renderTable } from './table.js';
 import { tileName } from './tiles.js';
 import { toast } from './ui.js';
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 const ICONS = {

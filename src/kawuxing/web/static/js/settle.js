@@ -4,19 +4,13 @@
 // fair-deal mark (the browser's own check, fairness.js). And the end of a match: totals and a
 // chart of the running scores hand by hand (inline SVG).
 
+import { el } from './dom.js';
 import { lang, t, transferText } from './i18n.js';
 import { tileEl, tileRow } from './tiles.js';
 import { parseTiles } from './notation.js';
 import { playerName, positionLabel } from './table.js';
 
 export const SEAT_COLORS = ['#e8643c', '#3d9be0', '#e0b43a'];
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 function signed(n) { return (n > 0 ? '+' : '') + n; }
 

@@ -5,6 +5,7 @@
 // waits (view.declare_waits, view.ready_waits, a declared seat's waits) and unseen counts
 // (view.unseen) come with it; nothing here re-derives a rule.
 
+import { el } from './dom.js';
 import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
 import { parseTiles } from './notation.js';
@@ -14,13 +15,6 @@ export const KEYS_HELP = [
   ['H', 'act_win'], ['P', 'act_pung'], ['K', 'act_kong'], ['L', 'act_declare'], ['Space', 'act_pass'],
   ['Esc', 'key_cancel'], ['?', 'key_help'],
 ];
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 /** Position of ``seat`` as seen from ``me``: 'me', 'right' (下家), 'left' (上家). */
 export function position(seat, me) {

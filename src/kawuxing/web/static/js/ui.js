@@ -1,14 +1,8 @@
 // Small shared pieces of the page: toasts, the modal dialog, the connection badge and the
 // room part of the top bar.
 
+import { el } from './dom.js';
 import { t } from './i18n.js';
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 
 /** A short message at the bottom of the screen; kind: 'ok' | 'warn' | 'error' | ''. */
 export function toast(text, kind = '') {
