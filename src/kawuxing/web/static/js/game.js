@@ -10,12 +10,14 @@ import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { newEntropy, verifyHand } from './fairness.js';
 import { onLangChange, t } from './i18n.js';
+import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
 import { actionGroups, declareChoices, handLayout, KEYS_HELP, playerName, renderTable } from './table.js';
 import { closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
+const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
 
 const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
 
@@ -24,37 +26,20 @@ export class Game {
     this.root = root;
     this.code = code.toUpperCase();
     this.token = seatInfo.token;
-    this.seat = seatInfo.seat;
     this.onLeave = onLeave;
-    this.players = null;
-    this.rules = null;
-    this.settings = null;
-    this.roomStatus = null;
-    this.hand = null;
-    this.version = null;
-    this.lastEvent = null;
-    this.view = null;
-    this.events = [];
-    this.clock = null;
-    this.auto = false;
-    this.totals = null;  // the match standing sent with the view (update/sync `totals`)
-    this.history = {};
-    this.matchEnd = null;
-    this.matchId = null;
-    this.handsPerMatch = null;
-    this.lastSettlement = null;
+    this.s = new GameState(seatInfo.seat);  // everything kept from the server's messages
     this.settlementShownFor = null;
     this.fair = getFair(this.code);  // hand -> what came before its deal (commitment, my entropy)
     this.verdicts = {};  // hand -> the browser's own check of the ended hand's deal
-    this.ui = { selected: null, declareMode: false, busy: false, pendingId: null, callouts: {} };
+    const s = this.s;
+    this.ui = { selected: null, declareMode: false, callouts: {}, get busy() { return s.busy; } };
     this.fatal = null;
     this.destroyed = false;
     this.conn = new Connection(this.code, this.token, {
       onMessage: (m) => this.onMessage(m),
-      onStatus: (s, info) => this.onStatus(s, info),
+      onStatus: (st, info) => this.onStatus(st, info),
       onFatal: (r, m) => this.onFatal(r, m),
-      resume: () => (this.view && this.hand !== null && this.lastEvent !== null
-        ? { hand: this.hand, last_event: this.lastEvent } : null),
+      resume: () => this.s.resume(),
     });
     this.keyHandler = (e) => this.onKey(e);
     this.pointerType = 'mouse';
@@ -67,7 +52,7 @@ export class Game {
       const settling = modalKind() === 'settle-modal';
       if (this.connStatus) setConnStatus(this.connStatus, this.connInfo);
       this.render();
-      if (!this.view && !this.players) this.renderConnecting();
+      if (!this.s.view && !this.s.players) this.renderConnecting();
       if (settling) this.openSettlement(true, !this.settlementLive);
     });
     window.__kwx = { game: this };
@@ -75,6 +60,12 @@ export class Game {
     this.conn.start();
     this.refreshRoom();
   }
+
+  // read by the page tests (window.__kwx.game): the hand shown, its view, the match end
+  get hand() { return this.s.hand; }
+  get view() { return this.s.view; }
+  get matchEnd() { return this.s.matchEnd; }
+  get seat() { return this.s.seat; }
 
   destroy() {
     this.destroyed = true;
@@ -88,76 +79,20 @@ export class Game {
     closeModal();
   }
 
-  // --- server messages ----------------------------------------------------------------
+  // --- server messages: the state takes them, the screen follows its outcome ------------
   onMessage(msg) {
-    switch (msg.type) {
-      case 'welcome':
-        this.seat = msg.seat;
-        this.players = msg.players;
-        this.rules = msg.rules;
-        this.settings = msg.settings;
-        this.preset = msg.preset;
-        this.roomStatus = msg.status;
-        this.handsPerMatch = msg.rules ? msg.rules.hands_per_match : null;
-        this.fatal = null;
-        if (msg.commit) this.onCommit(msg.commit);
-        if (msg.hand === null || msg.hand === undefined) this.render();
-        break;
-      case 'entropy_ok':
-        if (this.fair[msg.hand] && this.fair[msg.hand].commitment === msg.commitment
-            && this.fair[msg.hand].mine === msg.value) {
-          this.fair[msg.hand] = { ...this.fair[msg.hand], accepted: true };
-          saveFair(this.code, msg.hand, this.fair[msg.hand]);
-        }
-        break;
-      case 'players':
-        this.players = msg.players;
-        this.render();
-        break;
-      case 'update':
-      case 'sync':
-        this.onView(msg);
-        break;
-      case 'missed':
-        this.onMissed(msg);
-        break;
-      case 'refused':
-        this.onRefused(msg);
-        break;
-      case 'error':
-        toast(t('server_error', { message: msg.message || msg.code }), 'error');
-        break;
-      case 'auto':
-        this.auto = Boolean(msg.on);
-        if (msg.on && msg.reason === 'timeouts') toast(t('auto_on_timeouts'), 'warn');
-        this.render();
-        break;
-      case 'match_end':
-        this.matchEnd = msg;
-        this.matchId = msg.match_id || this.matchId;
-        this.roomStatus = 'finished';
-        this.openSettlement(true);
-        this.render();
-        break;
-      case 'replaced':
-        break;  // the close code 4001 follows
-      case 'left':
-        break;
-      default:
-        break;
+    if (msg.type === 'entropy_ok') {
+      if (entropyAccepted(msg, this.fair[msg.hand])) {
+        this.fair[msg.hand] = { ...this.fair[msg.hand], accepted: true };
+        saveFair(this.code, msg.hand, this.fair[msg.hand]);
+      }
+      return;
     }
-  }
-
-  onView(msg) {
-    const newHand = msg.hand !== this.hand;
-    if (msg.type === 'sync' || newHand) {
-      this.events = [...msg.events];
-    } else {
-      const known = this.lastEvent === null ? -1 : this.lastEvent;
-      this.events.push(...msg.events.filter((e) => e.n > known));
-    }
-    if (Array.isArray(msg.totals)) this.totals = msg.totals;
-    if (newHand) {
+    if (msg.type === 'welcome') this.fatal = null;
+    const out = this.s.receive(msg, Date.now());
+    if (out.serverError) toast(t('server_error', { message: msg.message || msg.code }), 'error');
+    if (out.autoTimeouts) toast(t('auto_on_timeouts'), 'warn');
+    if (out.newHand) {
       this.ui.declareMode = false;
       this.ui.selected = null;
       this.ui.callouts = {};
@@ -166,46 +101,31 @@ export class Game {
       if (modalKind() === 'settle-modal' && this.settlementLive && this.settlementShownFor !== msg.hand) closeModal();
       this.refreshRoom();
     }
-    const fresh = (msg.type === 'update' && !newHand) ? msg.events : [];
-    this.hand = msg.hand;
-    this.version = msg.version;
-    this.view = msg.view;
-    if (this.events.length) this.lastEvent = this.events[this.events.length - 1].n;
-    else if (this.lastEvent === null || newHand) this.lastEvent = -1;
-    this.clock = msg.clock ? { ...msg.clock, at: Date.now() } : null;
-    this.auto = Boolean(msg.auto);
-    if (msg.ack && msg.ack === this.ui.pendingId) this.ui.pendingId = null;
-    this.ui.busy = Boolean(this.ui.pendingId);
-    if (!msg.view.legal.length) this.ui.declareMode = false;
-    else if (this.ui.declareMode && !actionGroups(msg.view).declare) this.ui.declareMode = false;
-    this.roomStatus = this.roomStatus === 'finished' ? 'finished' : 'playing';
-    for (const e of fresh) this.callout(e);
-    if (msg.commit) this.onCommit(msg.commit);
-    if (msg.view.result) {
-      this.history[msg.hand] = msg.view.result.deltas;
-      this.checkFair(msg.hand, msg.fairness, msg.view, this.events);
-      this.lastSettlement = this.settlementCtx(msg.view, msg.hand, this.events);
-      if (this.settlementShownFor !== msg.hand) this.openSettlement(false);
+    if (msg.type === 'update' || msg.type === 'sync') {
+      if (!msg.view.legal.length) this.ui.declareMode = false;
+      else if (this.ui.declareMode && !actionGroups(msg.view).declare) this.ui.declareMode = false;
     }
-    this.render();
-  }
-
-  onMissed(msg) {
-    // the end of a hand we did not see (we reconnected after it ended)
-    const deltas = msg.view.result ? msg.view.result.deltas : null;
-    if (deltas) this.history[msg.hand] = deltas;
-    this.lastSettlement = this.settlementCtx(msg.view, msg.hand, msg.events, true);
-    this.checkFair(msg.hand, msg.fairness, msg.view, msg.events);
-    this.openSettlement(false, true);
+    for (const e of out.fresh || []) this.callout(e);
+    if (out.commit) this.onCommit(out.commit);
+    if (out.ended) {
+      const { hand, view, events, fairness, missed } = out.ended;
+      this.checkFair(hand, fairness, view, events);
+      if (missed) this.openSettlement(false, true);
+      else if (this.settlementShownFor !== hand) this.openSettlement(false);
+    }
+    if (out.refused) this.onRefused(out);
+    if (out.matchEnd) this.openSettlement(true);
+    if (out.render) this.render();
   }
 
   // --- the fair deal (docs/fairness.md) ------------------------------------------------
   /** A commitment for a hand not dealt yet: keep it, and send my entropy for that hand. */
   onCommit(c) {
-    if (!c || (this.hand !== null && c.hand <= this.hand)) return;
     const known = this.fair[c.hand];
-    if (known && known.commitment === c.commitment && known.mine) {
-      if (!known.accepted) this.conn.send({ type: 'entropy', hand: c.hand, value: known.mine });
+    const plan = entropyPlan(c, known);
+    if (plan === 'none') return;
+    if (plan === 'resend') {
+      this.conn.send({ type: 'entropy', hand: c.hand, value: known.mine });
       return;
     }
     // a new commitment (or a new one after a server restart): fresh entropy, bound to it
@@ -222,8 +142,8 @@ export class Game {
       return;
     }
     this.verdicts[hand] = { status: 'checking', problems: [], commitment: (this.fair[hand] || fairness).commitment };
-    const suits = (this.rules && this.rules.suits) || ['p', 's'];
-    verifyHand({ fairness, before: this.fair[hand] || null, seat: this.seat, suits, dealer: view.dealer, events: [...(events || [])] })
+    const suits = (this.s.rules && this.s.rules.suits) || ['p', 's'];
+    verifyHand({ fairness, before: this.fair[hand] || null, seat: this.s.seat, suits, dealer: view.dealer, events: [...(events || [])] })
       .catch((e) => ({ status: 'mismatch', problems: [String(e)], commitment: fairness.commitment }))
       .then((verdict) => {
         this.verdicts[hand] = verdict;
@@ -232,30 +152,22 @@ export class Game {
       });
   }
 
-  onRefused(msg) {
-    if (msg.id && msg.id === this.ui.pendingId) this.ui.pendingId = null;
-    this.ui.busy = Boolean(this.ui.pendingId);
-    if (msg.code === 'entropy_closed' || msg.code === 'bad_entropy') {
-      // entropy that came too late for its deal: that hand's check will say so, no alarm here
-      return;
-    }
+  /** Tell a refusal (out.refused), unless it is an entropy one; resync after a stale one. */
+  onRefused(out) {
+    const msg = out.refused;
+    if (out.quiet) return;  // entropy that came too late for its deal: that hand's check will say so
     const what = t('refused_' + msg.code);
     const detail = msg.reason ? ` — ${msg.reason}` : '';
     const rule = msg.rule ? ` (${msg.rule})` : '';
     toast(`${t('refused')}: ${what === 'refused_' + msg.code ? msg.code : what}${detail}${rule}`, 'error');
-    if (msg.code === 'stale' || msg.code === 'not_playing') this.conn.send({ type: 'sync' });
-    this.render();
+    if (out.resync) this.conn.send({ type: 'sync' });
   }
 
   onStatus(status, info) {
     this.connStatus = status;
     this.connInfo = info;
     setConnStatus(status, info);
-    if (status === 'waiting' && this.ui.pendingId) {
-      this.ui.pendingId = null;
-      this.ui.busy = false;
-      this.render();
-    }
+    if (status === 'waiting' && this.s.disconnected()) this.render();
   }
 
   onFatal(reason, message) {
@@ -278,10 +190,7 @@ export class Game {
   async refreshRoom() {
     const r = await api.room(this.code);
     if (!r.ok || this.destroyed) return;
-    this.matchId = r.data.match_id || this.matchId;
-    if (r.data.seats) this.players = r.data.seats;
-    this.handsPerMatch = r.data.hands_per_match || this.handsPerMatch;
-    if (r.data.rules && !this.rules) this.rules = r.data.rules;
+    this.s.roomInfo(r.data);
     this.render();
   }
 
@@ -289,18 +198,15 @@ export class Game {
   act(action) {
     if (this.ui.busy) return;
     const id = `a${this.seat}-${Date.now().toString(36)}-${++actionSeq}`;
-    const ok = this.conn.send({ type: 'action', id, version: this.version, action });
+    const ok = this.conn.send({ type: 'action', id, version: this.s.version, action });
     if (!ok) {
       toast(t('not_connected'), 'error');
       return;
     }
-    this.ui.pendingId = id;
-    this.ui.busy = true;
+    this.s.sent(id);
     this.ui.declareMode = false;
     this.ui.selected = null;
-    setTimeout(() => {
-      if (this.ui.pendingId === id) { this.ui.pendingId = null; this.ui.busy = false; this.render(); }
-    }, 6000);
+    setTimeout(() => { if (this.s.expire(id)) this.render(); }, ACK_TIMEOUT);
     this.render();
   }
 
@@ -396,25 +302,18 @@ export class Game {
   }
 
   // --- settlement ---------------------------------------------------------------------
-  settlementCtx(view, handNo, events, missed = false) {
-    const winEvents = {};
-    for (const e of events || []) if (e.type === 'win') winEvents[e.seat] = e;
-    const totals = missed ? null : this.totals;  // the standing after this hand
-    return { view, handNo, winEvents, totals, seat: this.seat, rules: this.rules };
-  }
-
   openSettlement(force, missed = false) {
-    const ctx = this.lastSettlement;
+    const ctx = this.s.lastSettlement;
     if (!ctx && !this.matchEnd) return;
     const box = el('div', 'settle-wrap');
     if (ctx) {
-      box.appendChild(settlementEl({ ...ctx, players: this.players, handsPerMatch: this.handsPerMatch,
+      box.appendChild(settlementEl({ ...ctx, players: this.s.players, handsPerMatch: this.s.handsPerMatch,
         fair: this.verdicts[ctx.handNo] || null }));
       if (missed) box.prepend(el('p', 'note', t('missed_hand')));
     }
     const buttons = el('div', 'buttons');
     if (this.matchEnd) {
-      box.appendChild(matchEndEl({ players: this.players, hands: this.matchEnd.hands, totals: this.matchEnd.totals }));
+      box.appendChild(matchEndEl({ players: this.s.players, hands: this.matchEnd.hands, totals: this.matchEnd.totals }));
       const lobby = el('button', 'primary', t('back_to_lobby'));
       lobby.type = 'button';
       lobby.addEventListener('click', () => { closeModal(); this.onLeave(false); });
@@ -429,9 +328,9 @@ export class Game {
       });
       buttons.appendChild(next);
     }
-    if (ctx && this.matchId) {
+    if (ctx && this.s.matchId) {
       const rp = el('a', 'button', t('replay_this'));
-      rp.href = `#/replay/${this.matchId}/${ctx.handNo}`;
+      rp.href = `#/replay/${this.s.matchId}/${ctx.handNo}`;
       rp.addEventListener('click', () => closeModal());
       buttons.appendChild(rp);
     }
@@ -495,9 +394,9 @@ export class Game {
     share.appendChild(copy);
     box.appendChild(share);
     const seats = el('ol', 'seat-list');
-    (this.players || []).forEach((p, i) => {
+    (this.s.players || []).forEach((p, i) => {
       const li = el('li', p.kind === 'open' ? 'open' : '');
-      li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerName(this.players, i)));
+      li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerName(this.s.players, i)));
       if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
       if (p.kind === 'human') li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
       seats.appendChild(li);
@@ -523,20 +422,20 @@ export class Game {
   }
 
   toggleAuto() {
-    if (!this.conn.send({ type: 'auto', on: !this.auto })) toast(t('not_connected'), 'error');
+    if (!this.conn.send({ type: 'auto', on: !this.s.auto })) toast(t('not_connected'), 'error');
   }
 
   topBar() {
     const parts = {
       code: this.code,
-      hand: this.hand !== null ? t('hand_of', { n: this.hand + 1, total: this.handsPerMatch || '?' }) : null,
-      preset: this.rules ? presetLabel(this.rules, this.preset) : null,
+      hand: this.hand !== null ? t('hand_of', { n: this.hand + 1, total: this.s.handsPerMatch || '?' }) : null,
+      preset: this.s.rules ? presetLabel(this.s.rules, this.s.preset) : null,
       buttons: [],
     };
     if (this.view && !this.matchEnd) {
-      parts.buttons.push({ label: this.auto ? t('auto_off') : t('auto_on'), cls: this.auto ? 'on auto' : 'auto', onClick: () => this.toggleAuto(), title: t('auto_title') });
+      parts.buttons.push({ label: this.s.auto ? t('auto_off') : t('auto_on'), cls: this.s.auto ? 'on auto' : 'auto', onClick: () => this.toggleAuto(), title: t('auto_title') });
     }
-    if (this.lastSettlement || this.matchEnd) {
+    if (this.s.lastSettlement || this.matchEnd) {
       parts.buttons.push({ label: t('last_settlement'), cls: 'settle-btn', onClick: () => this.openSettlement(true) });
     }
     parts.buttons.push({ label: t('invite'), cls: 'invite', onClick: () => copyText(`${location.origin}${location.pathname}#/join/${this.code}`) });
@@ -549,26 +448,26 @@ export class Game {
     if (this.destroyed || this.fatal) return;
     this.topBar();
     if (!this.view) {
-      if (this.players) this.renderWaiting();
+      if (this.s.players) this.renderWaiting();
       return;
     }
     const model = {
-      view: this.view, seat: this.seat, players: this.players, totals: this.totals,
-      rules: this.rules, selected: this.ui.selected, declareMode: this.ui.declareMode,
-      busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: lastDiscard(this.events),
+      view: this.view, seat: this.seat, players: this.s.players, totals: this.s.totals,
+      rules: this.s.rules, selected: this.ui.selected, declareMode: this.ui.declareMode,
+      busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: this.s.lastDiscard(),
     };
     let wrap = this.root.querySelector(':scope > .table-screen');
     if (!wrap) {
       wrap = el('div', 'screen table-screen');
       this.root.replaceChildren(wrap);
     }
-    wrap.classList.toggle('auto-on', this.auto);
+    wrap.classList.toggle('auto-on', this.s.auto);
     renderTable(wrap, model, {
       act: (a) => this.act(a),
       tile: (i, code) => this.tileClicked(i, code),
       toggleDeclare: () => this.toggleDeclare(),
     });
-    if (this.auto) {
+    if (this.s.auto) {
       const banner = el('div', 'auto-banner');
       banner.appendChild(el('span', null, t('auto_banner')));
       const off = el('button', null, t('auto_off'));
@@ -583,7 +482,7 @@ export class Game {
   tick() {
     const box = document.getElementById('timer');
     if (!box) return;
-    const c = this.clock;
+    const c = this.s.clock;
     if (!c || !this.view || !this.view.legal.length) {
       box.textContent = '';
       box.className = 'timer';
@@ -603,15 +502,6 @@ export class Game {
     }
     box.title = t('timer_title');
   }
-}
-
-function lastDiscard(events) {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e.type === 'discard') return { seat: e.seat, tile: e.tile };
-    if (e.type === 'pung' || e.type === 'kong') return null;
-  }
-  return null;
 }
 
 function presetLabel(rules, preset) {
