@@ -21,7 +21,7 @@ from kawuxing.agents.hints import rank_discards
 from kawuxing.engine import (ADDED_KONG, CLAIM, CONCEALED_KONG, DISCARD, ENDED, PASS, PIAO,
                              PIAO_PHASE, PUNG, ROB, TURN, WIN, Action, Hand)
 from kawuxing.engine.observation import observe
-from kawuxing.melds import CONCEALED_KONG as CONCEALED_MELD
+from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import RuleSet
 from kawuxing.shapes import shanten
 from kawuxing.tiles import COPIES, counts_of, kinds_for_suits, parse_tile, parse_tiles
@@ -308,7 +308,7 @@ def _hidden_from(hand: Hand, seat: int) -> list[int]:
         if hand.phase == ROB and hand.pending.seat == other:
             hidden[hand.pending.tile] -= 1  # the kong tile being added is on the table
         for m in s.melds:
-            if m.kind == CONCEALED_MELD and not hand.rules.concealed_kong_visible:
+            if m.kind == MELD_CONCEALED_KONG and not hand.rules.concealed_kong_visible:
                 hidden[m.tile] += 4
     return hidden
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kawuxing.melds import MELD_KINDS, PUNG, Meld
+from kawuxing.melds import MELD_KINDS, MELD_PUNG, Meld
 from kawuxing.patterns import BY_NAME, SEVEN_PAIRS_FAMILY
 from kawuxing.rules import PRESETS, RuleSet
 from kawuxing.scoring import (DISCARD, ROBBING_KONG, SELF_DRAW, ScoringError, WinningHand,
@@ -685,7 +685,7 @@ def finished_hands(draw):
         for i in range(4):
             if i < n_melds:
                 kind = draw(st.sampled_from(MELD_KINDS))
-                need = 3 if kind == PUNG else 4
+                need = 3 if kind == MELD_PUNG else 4
                 tile = draw(st.sampled_from([k for k in kinds if left[k] >= need]))
                 left[tile] -= need
                 melds.append(Meld(kind, tile))

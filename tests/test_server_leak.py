@@ -37,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from kawuxing.engine import ROB
 from kawuxing.engine.views import event_for_seat, seat_view
-from kawuxing.melds import CONCEALED_KONG
+from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import PRESETS
 from kawuxing.server import protocol
 from kawuxing.server.config import ServerConfig
@@ -85,7 +85,7 @@ def visible_tiles(hand, seat: int) -> Counter:
     for i, s in enumerate(hand.seats):
         seen.update(t for t, taken in zip(s.discards, s.claimed) if not taken)
         for m in s.melds:
-            if (m.kind != CONCEALED_KONG or i == seat or ended
+            if (m.kind != MELD_CONCEALED_KONG or i == seat or ended
                     or hand.rules.concealed_kong_visible):
                 seen[m.tile] += m.size
         counts = list(s.concealed)
@@ -209,7 +209,7 @@ def check_message(room, seat: int, message: dict, stats: Counter) -> None:
             if "revealed" in entry and not hand.seats[i].declared:
                 raise Leak(f"seat {i}'s hand shown before 亮倒")
             for meld in entry["melds"]:
-                if (meld["kind"] == CONCEALED_KONG and meld["tile"] is not None
+                if (meld["kind"] == MELD_CONCEALED_KONG and meld["tile"] is not None
                         and not hand.rules.concealed_kong_visible):
                     raise Leak(f"seat {i}'s concealed kong tile shown")
             if hand.phase == "piao" and entry["piao"] is not None:
@@ -227,7 +227,7 @@ def check_message(room, seat: int, message: dict, stats: Counter) -> None:
                 raise Leak("the deal shows more than the seat's own hand")
         elif etype == "draw" and event["seat"] != seat and "tile" in event:
             raise Leak("another seat's draw shows its tile")
-        elif (etype == "kong" and event["kind"] == CONCEALED_KONG and event["seat"] != seat
+        elif (etype == "kong" and event["kind"] == MELD_CONCEALED_KONG and event["seat"] != seat
               and "tile" in event and not hand.rules.concealed_kong_visible):
             raise Leak("another seat's concealed kong shows its tile")
         elif etype == "hand_end" and not hand.ended:
@@ -384,7 +384,7 @@ async def play_rooms(db_path: str, first: int, rooms: int) -> Counter:
         stats["refused"] += room.stats["refused"]
         for h in room.match.hands:
             stats["declared"] += sum(s.declared for s in h.seats)
-            stats["concealed_kongs"] += sum(m.kind == CONCEALED_KONG
+            stats["concealed_kongs"] += sum(m.kind == MELD_CONCEALED_KONG
                                             for s in h.seats for m in s.melds)
 
     try:

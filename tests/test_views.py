@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from kawuxing.engine import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PIAO_PHASE, PUNG, ROB,
                              WIN, Action, Hand)
 from kawuxing.engine.views import events_for_seat, seat_view
-from kawuxing.melds import Meld
+from kawuxing.melds import MELD_CONCEALED_KONG, Meld
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
 from helpers import auto_pass, make_wall, rule_sets, tiles_in_view
@@ -73,7 +73,7 @@ def visible_tiles(hand: Hand, seat: int) -> Counter:
     for i, s in enumerate(hand.seats):
         seen.update(t for t, taken in zip(s.discards, s.claimed) if not taken)
         for m in s.melds:
-            if (m.kind != CONCEALED_KONG or i == seat or ended
+            if (m.kind != MELD_CONCEALED_KONG or i == seat or ended
                     or hand.rules.concealed_kong_visible):
                 seen[m.tile] += m.size
         counts = list(s.concealed)
@@ -190,7 +190,7 @@ def twin(hand: Hand, seat: int, rng: random.Random) -> Hand:
                     hidden.append(k)
             s.hidden = tuple(sorted(hidden))
         if not hand.rules.concealed_kong_visible:
-            s.melds = [Meld(m.kind, rng.choice(in_play)) if m.kind == CONCEALED_KONG else m
+            s.melds = [Meld(m.kind, rng.choice(in_play)) if m.kind == MELD_CONCEALED_KONG else m
                        for m in s.melds]
         if other.phase == PIAO_PHASE and s.piao is not None:
             s.piao = rng.choice(hand.rules.piao_choices)
@@ -258,7 +258,7 @@ def check_events(hand: Hand, seat: int, since: int,
             assert e["hand"] == format_tiles(sorted(hand.initial_hands[seat]))
         elif kind == "draw":
             assert ("tile" in e) == (e["seat"] == seat)
-        elif kind == "kong" and e["kind"] == CONCEALED_KONG:
+        elif kind == "kong" and e["kind"] == MELD_CONCEALED_KONG:
             assert ("tile" in e) == (e["seat"] == seat or hand.rules.concealed_kong_visible)
         elif kind == "piao_chosen":
             assert set(e) == {"n", "type", "seat"}

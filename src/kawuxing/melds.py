@@ -6,12 +6,14 @@ from dataclasses import dataclass
 
 from .tiles import TileError, parse_tile, tile_str
 
-PUNG = "pung"
-CONCEALED_KONG = "concealed_kong"  # 暗杠 R6.1
-ADDED_KONG = "added_kong"  # 补杠 R6.2
-EXPOSED_KONG = "exposed_kong"  # 直杠 R6.3
-MELD_KINDS = (PUNG, CONCEALED_KONG, ADDED_KONG, EXPOSED_KONG)
-KONGS = (CONCEALED_KONG, ADDED_KONG, EXPOSED_KONG)
+# Meld kinds (the JSON strings of views and records). Named MELD_* so that they never share a
+# Python name with the action verbs of kawuxing.engine.actions (PUNG, CONCEALED_KONG, ...).
+MELD_PUNG = "pung"  # 碰 R4.2
+MELD_CONCEALED_KONG = "concealed_kong"  # 暗杠 R6.1
+MELD_ADDED_KONG = "added_kong"  # 补杠 R6.2
+MELD_EXPOSED_KONG = "exposed_kong"  # 直杠 R6.3
+MELD_KINDS = (MELD_PUNG, MELD_CONCEALED_KONG, MELD_ADDED_KONG, MELD_EXPOSED_KONG)
+MELD_KONGS = (MELD_CONCEALED_KONG, MELD_ADDED_KONG, MELD_EXPOSED_KONG)
 
 
 @dataclass(frozen=True)
@@ -31,12 +33,12 @@ class Meld:
     @property
     def size(self) -> int:
         """Tiles in the meld: 3 for a pung, 4 for a kong."""
-        return 3 if self.kind == PUNG else 4
+        return 3 if self.kind == MELD_PUNG else 4
 
     @property
     def is_kong(self) -> bool:
         """True for the three kongs."""
-        return self.kind != PUNG
+        return self.kind != MELD_PUNG
 
     def __str__(self) -> str:
         return f"{self.kind}:{tile_str(self.tile)}"

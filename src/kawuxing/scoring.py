@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .melds import PUNG, Meld
+from .melds import MELD_PUNG, Meld
 from .patterns import BY_KEY, PI_HU, SEVEN_PAIRS_FAMILY, Pattern
 from .rules import RuleSet
 from .shapes import Reading, readings
@@ -281,7 +281,7 @@ def _situational(hand: WinningHand, rules: RuleSet, add) -> None:
 def _si_gui(hand: WinningHand, counts: list[int], rules: RuleSet, found: dict, add) -> None:
     """明四归一 / 暗四归一 (R9.1) by the winning tile, and held in the hand per R9.4."""
     win = hand.win_tile
-    pung_tiles = {m.tile for m in hand.melds if m.kind == PUNG}
+    pung_tiles = {m.tile for m in hand.melds if m.kind == MELD_PUNG}
     if win in pung_tiles:
         add("ming_si_gui", "the winning tile completes an exposed pung")
     if counts[win] == 4 and (hand.win_by == SELF_DRAW or rules.an_si_gui_on_discard):

@@ -15,11 +15,7 @@ from __future__ import annotations
 import copy
 import random
 
-from ..melds import ADDED_KONG as ADDED_MELD
-from ..melds import CONCEALED_KONG as CONCEALED_MELD
-from ..melds import EXPOSED_KONG as EXPOSED_MELD
-from ..melds import PUNG as PUNG_MELD
-from ..melds import Meld
+from ..melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ..rules import RuleSet
 from ..scoring import HandValue, win_transfers
 from ..tiles import COPIES, NUM_KINDS, counts_of, kinds_for_suits, tile_str, tiles_of
@@ -355,7 +351,7 @@ class Hand:
         tile = self._take_from_table()
         s = self.seats[seat]
         s.concealed[tile] -= 2
-        s.melds.append(Meld(PUNG_MELD, tile))
+        s.melds.append(Meld(MELD_PUNG, tile))
         s.drawn, s.replacement, s.kong_turn = None, False, False
         self.chain = 0  # R6.5: a pung ends the chain
         self._emit(ev.pung(seat, tile, self.pending.seat))
@@ -367,10 +363,10 @@ class Hand:
         tile = self._take_from_table()
         s = self.seats[seat]
         s.concealed[tile] -= 3
-        s.melds.append(Meld(EXPOSED_MELD, tile))
+        s.melds.append(Meld(MELD_EXPOSED_KONG, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if pending.after_kong else 1
-        self._emit(ev.kong(seat, EXPOSED_MELD, tile, pending.seat))
+        self._emit(ev.kong(seat, MELD_EXPOSED_KONG, tile, pending.seat))
         self._kong_money(KONG_EXPOSED, seat, [pending.seat], self.rules.direct_kong_pay)
         s.kong_turn = True
         self._draw(seat, replacement=True)
@@ -379,10 +375,10 @@ class Hand:
         """R6.1 暗杠: each other player pays 2 (× the chain, R6.5)."""
         s = self.seats[seat]
         s.concealed[tile] -= 4
-        s.melds.append(Meld(CONCEALED_MELD, tile))
+        s.melds.append(Meld(MELD_CONCEALED_KONG, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
-        self._emit(ev.kong(seat, CONCEALED_MELD, tile))
+        self._emit(ev.kong(seat, MELD_CONCEALED_KONG, tile))
         self._kong_money(KONG_CONCEALED, seat, [o for o in range(3) if o != seat])
         s.kong_turn = True
         self._draw(seat, replacement=True)
@@ -406,11 +402,11 @@ class Hand:
     def _finish_added_kong(self, seat: int, tile: int) -> None:
         s = self.seats[seat]
         s.concealed[tile] -= 1
-        index = next(i for i, m in enumerate(s.melds) if m.kind == PUNG_MELD and m.tile == tile)
-        s.melds[index] = Meld(ADDED_MELD, tile)
+        index = next(i for i, m in enumerate(s.melds) if m.kind == MELD_PUNG and m.tile == tile)
+        s.melds[index] = Meld(MELD_ADDED_KONG, tile)
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
-        self._emit(ev.kong(seat, ADDED_MELD, tile))
+        self._emit(ev.kong(seat, MELD_ADDED_KONG, tile))
         self._kong_money(KONG_ADDED, seat, [o for o in range(3) if o != seat])
         s.kong_turn = True
         self._draw(seat, replacement=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ..melds import PUNG as PUNG_MELD
+from ..melds import MELD_PUNG
 from ..scoring import DISCARD as BY_DISCARD
 from ..scoring import ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, score_hand
 from ..shapes import is_win, seven_pairs_shanten, standard_shanten, waits
@@ -85,7 +85,7 @@ def added_kong_allowed(hand: Hand, seat: int) -> bool:
     """R6.2: the tile just drawn is the fourth of an exposed pung; R5.2/R5.4: wall not empty."""
     s = hand.seats[seat]
     return (s.drawn is not None and hand.wall_left > 0
-            and any(m.kind == PUNG_MELD and m.tile == s.drawn for m in s.melds))
+            and any(m.kind == MELD_PUNG and m.tile == s.drawn for m in s.melds))
 
 
 def discard_tiles(hand: Hand, seat: int) -> list[int]:

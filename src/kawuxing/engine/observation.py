@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..melds import CONCEALED_KONG
+from ..melds import MELD_CONCEALED_KONG
 from ..rules import RuleSet
 from .hand import Hand
 from .state import CLAIM, ENDED, PIAO_PHASE, ROB
@@ -68,7 +68,7 @@ def observe(hand: Hand, seat: int) -> Observation:
     for i, s in enumerate(hand.seats):
         seat_melds = []
         for m in s.melds:
-            hide = (m.kind == CONCEALED_KONG and i != seat and not ended
+            hide = (m.kind == MELD_CONCEALED_KONG and i != seat and not ended
                     and not hand.rules.concealed_kong_visible)
             seat_melds.append((m.kind, None if hide else m.tile))
             if not hide:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..melds import CONCEALED_KONG
+from ..melds import MELD_CONCEALED_KONG
 from ..tiles import COPIES, NUM_KINDS, format_counts, kinds_for_suits, tile_str
 from . import events as ev
 from .hand import Hand
@@ -195,7 +195,7 @@ def event_for_seat(event: dict, seat: int, hand: Hand) -> dict:
                 "wall": event["wall"]}
     if kind == ev.DRAW and event["seat"] != seat:
         return {k: v for k, v in event.items() if k != "tile"}
-    if (kind == "kong" and event["kind"] == CONCEALED_KONG and event["seat"] != seat
+    if (kind == "kong" and event["kind"] == MELD_CONCEALED_KONG and event["seat"] != seat
             and not hand.rules.concealed_kong_visible):
         return {k: v for k, v in event.items() if k != "tile"}
     return event
