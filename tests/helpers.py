@@ -7,11 +7,12 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
-from kawuxing.engine import Hand
+from kawuxing.engine import ROB, Hand
+from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import PRESETS, RuleSet, option_specs
-from kawuxing.tiles import COPIES, kinds_for_suits, parse_tiles, tile_str
+from kawuxing.tiles import COPIES, NUM_KINDS, kinds_for_suits, parse_tiles, tile_str
 
-KIND = {tile_str(k): k for k in range(30)}
+KIND = {tile_str(k): k for k in range(NUM_KINDS)}  # "5p" -> its kind
 
 
 def make_wall(rules: RuleSet, seed: int, clumpy: bool) -> list[int]:
@@ -43,6 +44,34 @@ def tiles_in_view(view: dict) -> Counter:
         if entry["seat"] != view["seat"] and "revealed" in entry:
             named.update(parse_tiles(entry["revealed"]))
     return named
+
+
+def visible_tiles(hand: Hand, seat: int) -> Counter:
+    """R13.1, computed from the state and independent of ``engine/views.py``: the tiles
+    ``seat`` may see now (the tile of a kong being added counted once; a declared konger's
+    tile already in its revealed hand). The test oracle of test_views and test_server_leak."""
+    ended = hand.ended
+    seen: Counter = Counter()
+    for i, s in enumerate(hand.seats):
+        seen.update(t for t, taken in zip(s.discards, s.claimed) if not taken)
+        for m in s.melds:
+            if (m.kind != MELD_CONCEALED_KONG or i == seat or ended
+                    or hand.rules.concealed_kong_visible):
+                seen[m.tile] += m.size
+        counts = list(s.concealed)
+        if i != seat and not ended:
+            if not s.declared:
+                continue
+            for k in s.hidden:  # R8.6 face-down triplets
+                counts[k] -= min(3, counts[k])
+            if s.drawn is not None and hand.current == i:  # a drawn tile is seen when discarded
+                counts[s.drawn] -= 1
+        seen.update({k: c for k, c in enumerate(counts) if c > 0})
+    pending = hand.pending
+    if (hand.phase == ROB and pending.seat != seat and not ended
+            and not hand.seats[pending.seat].declared):
+        seen[pending.tile] += 1  # R6.2/R7.4: the tile being added is shown on the table
+    return +seen
 
 
 def auto_pass(hand: Hand) -> None:

@@ -24,7 +24,7 @@ from kawuxing.engine.observation import observe
 from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import RuleSet
 from kawuxing.shapes import shanten
-from kawuxing.tiles import COPIES, counts_of, kinds_for_suits, parse_tile, parse_tiles
+from kawuxing.tiles import COPIES, NUM_KINDS, counts_of, kinds_for_suits, parse_tile, parse_tiles
 
 from helpers import auto_pass, options_strategy
 
@@ -190,12 +190,12 @@ def _track(hand: Hand, actions: list[Action]) -> tuple[list[dict], list[tuple]]:
         signatures.append(_signature(hand))
         before = [list(s.concealed) for s in hand.seats]
         events = hand.apply(action)
-        got = [[0] * 30 for _ in range(3)]
+        got = [[0] * NUM_KINDS for _ in range(3)]
         for e in events:
             if e["type"] == "draw":
                 got[e["seat"]][T(e["tile"])] += 1
         for seat, s in enumerate(hand.seats):  # removals happen before the draw of a step
-            for k in range(30):
+            for k in range(NUM_KINDS):
                 for _ in range(before[seat][k] + got[seat][k] - s.concealed[k]):
                     tokens[seat][k].pop()
         take_draws(events)
@@ -294,7 +294,7 @@ def _hidden_from(hand: Hand, seat: int) -> list[int]:
     for other, s in enumerate(hand.seats):
         if other == seat:
             continue
-        shown = [0] * 30
+        shown = [0] * NUM_KINDS
         if s.declared:
             shown = list(s.concealed)
             for k in s.hidden:  # a face-down triplet, or the kong made of it since
@@ -303,7 +303,7 @@ def _hidden_from(hand: Hand, seat: int) -> list[int]:
                 shown[s.drawn] -= 1
             if hand.phase == ROB and hand.pending.seat == other:
                 shown[hand.pending.tile] -= 1  # on the table, not in the shown hand
-        for k in range(30):
+        for k in range(NUM_KINDS):
             hidden[k] += s.concealed[k] - shown[k]
         if hand.phase == ROB and hand.pending.seat == other:
             hidden[hand.pending.tile] -= 1  # the kong tile being added is on the table

@@ -35,7 +35,6 @@ import re
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from kawuxing.engine import ROB
 from kawuxing.engine.views import event_for_seat, seat_view
 from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import PRESETS
@@ -45,7 +44,7 @@ from kawuxing.server.db import Store
 from kawuxing.server.manager import RoomManager
 from kawuxing.server.testing import choose
 from kawuxing.tiles import format_tiles, tile_str
-from helpers import option_values, tiles_in_view
+from helpers import KIND, option_values, tiles_in_view, visible_tiles
 
 HANDS = int(os.environ.get("KAWUXING_LEAK_HANDS", "1000"))
 HANDS_PER_ROOM = 8
@@ -73,34 +72,6 @@ FORBIDDEN_KEYS = {"draws", "wall_tiles", "wall_order", "record", "actions", "tok
                   "token_hash", "to_act", "options", "answers", "pending", "missed",
                   "initial_hands", "seed"}
 TILE = re.compile(r"^[1-9][mps]$|^[5-7]z$")
-KIND = {tile_str(k): k for k in range(30) if TILE.match(tile_str(k) or "")}
-
-
-# --- what a seat may see, from the true state (independent of views.py) ---------------------
-
-def visible_tiles(hand, seat: int) -> Counter:
-    """R13.1 from the state: the tiles ``seat`` may see now."""
-    ended = hand.ended
-    seen: Counter = Counter()
-    for i, s in enumerate(hand.seats):
-        seen.update(t for t, taken in zip(s.discards, s.claimed) if not taken)
-        for m in s.melds:
-            if (m.kind != MELD_CONCEALED_KONG or i == seat or ended
-                    or hand.rules.concealed_kong_visible):
-                seen[m.tile] += m.size
-        counts = list(s.concealed)
-        if i != seat and not ended:
-            if not s.declared:
-                continue
-            for k in s.hidden:  # R8.6 face-down triplets
-                counts[k] -= min(3, counts[k])
-            if s.drawn is not None and hand.current == i:  # seen once discarded
-                counts[s.drawn] -= 1
-        seen.update({k: c for k, c in enumerate(counts) if c > 0})
-    pending = hand.pending
-    if hand.phase == ROB and pending.seat != seat and not ended:
-        seen[pending.tile] += 1  # R7.4: the tile being added is shown on the table
-    return +seen
 
 
 def walk(value, keys: set, strings: list, lists: list) -> None:

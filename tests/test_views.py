@@ -32,7 +32,7 @@ from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.melds import MELD_CONCEALED_KONG, Meld
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
-from helpers import auto_pass, make_wall, rule_sets, tiles_in_view
+from helpers import KIND, auto_pass, make_wall, rule_sets, tiles_in_view, visible_tiles
 
 games = st.fixed_dictionaries({
     # options that change what a seat sees or may do (R8.6, R6.1, R8.7, R4.3, R7.4, R1.1)
@@ -63,36 +63,7 @@ def choose(hand: Hand, rng: random.Random, declare_bias: float) -> Action:
     return rng.choice(actions)
 
 
-# --- what the seat may see, from the true state ----------------------------------------------
-
-def visible_tiles(hand: Hand, seat: int) -> Counter:
-    """R13.1, computed from the state: the tiles ``seat`` may see now (the tile of a kong being
-    added counted once)."""
-    ended = hand.ended
-    seen: Counter = Counter()
-    for i, s in enumerate(hand.seats):
-        seen.update(t for t, taken in zip(s.discards, s.claimed) if not taken)
-        for m in s.melds:
-            if (m.kind != MELD_CONCEALED_KONG or i == seat or ended
-                    or hand.rules.concealed_kong_visible):
-                seen[m.tile] += m.size
-        counts = list(s.concealed)
-        if i != seat and not ended:
-            if not s.declared:
-                continue
-            for k in s.hidden:  # R8.6 face-down triplets
-                counts[k] -= min(3, counts[k])
-            if s.drawn is not None and hand.current == i:  # a drawn tile is seen when discarded
-                counts[s.drawn] -= 1
-        seen.update({k: c for k, c in enumerate(counts) if c > 0})
-    pending = hand.pending
-    if (hand.phase == ROB and pending.seat != seat and not ended
-            and not hand.seats[pending.seat].declared):
-        seen[pending.tile] += 1  # R6.2/R7.4: the tile being added is shown on the table
-    return +seen
-
-
-KIND = {tile_str(k): k for k in range(30)}
+# --- what the seat may see, from the true state: helpers.visible_tiles ------------------------
 
 
 def strings_in(value: object) -> list[str]:
