@@ -340,7 +340,7 @@ async def play_rooms(db_path: str, first: int, rooms: int) -> Counter:
         game = Game(room, tokens, modes, random.Random(i), stats)
         await game.connect()
         try:
-            await asyncio.wait_for(game.done.wait(), 120)
+            await asyncio.wait_for(game.done.wait(), 300)  # a busy 2-core machine is slow
         except asyncio.TimeoutError:
             watchers = {seat: (w.mode, w.pending, w.fresh, w.bad, w.closed,
                                w.view and w.view["legal"], w.updates, w.acted_at)
