@@ -195,7 +195,7 @@ def event_for_seat(event: dict, seat: int, hand: Hand) -> dict:
                 "wall": event["wall"]}
     if kind == ev.DRAW and event["seat"] != seat:
         return {k: v for k, v in event.items() if k != "tile"}
-    if (kind == "kong" and event["kind"] == MELD_CONCEALED_KONG and event["seat"] != seat
+    if (kind == ev.KONG and event["kind"] == MELD_CONCEALED_KONG and event["seat"] != seat
             and not hand.rules.concealed_kong_visible):
         return {k: v for k, v in event.items() if k != "tile"}
     return event
