@@ -333,8 +333,8 @@ def test_cli_selfplay_without_seed_is_verifiable_with_seed_replayable(run, tmp_p
 # --- the server ------------------------------------------------------------------------------------
 
 def make_config(url: str, **overrides) -> ServerConfig:
-    values = dict(db_url=url, bot_delay=0, hand_pause=30, min_decision_seconds=0.05,
-                  allow_test_walls=True, rate=1000, burst=1000)
+    values = dict(db_url=url, bot_delay=0, claim_window=0, hand_pause=30,
+                  min_decision_seconds=0.05, allow_test_walls=True, rate=1000, burst=1000)
     values.update(overrides)
     return ServerConfig(**values)
 
@@ -495,7 +495,7 @@ def test_restart_keeps_the_fairness_of_the_hand_in_play(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
 
     async def main():
-        config = ServerConfig(db_url=url, bot_delay=0, hand_pause=0)
+        config = ServerConfig(db_url=url, bot_delay=0, claim_window=0, hand_pause=0)
         store = await Store.open(url)
         manager = RoomManager(store, config, ManualClock())
         made = await manager.create_room(seats=["human", "heuristic", "heuristic"], hands=2)

@@ -37,8 +37,9 @@ INSECURE_HOST = "kwx-fair.test"  # mapped to 127.0.0.1 by the browser: http ther
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("fairdb") / "fair.db"
-    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.05, hand_pause=60,
-                          decision_seconds=60, allow_test_walls=True, unload_after=600)
+    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.05,
+                          claim_window=0.05, hand_pause=60, decision_seconds=60,
+                          allow_test_walls=True, unload_after=600)
     with WebServerThread(config) as srv:
         yield srv
 
