@@ -345,3 +345,16 @@ def test_piao_bounds_come_from_the_schema():
         RuleSet(piao_choices=tuple(range(11)))
     with pytest.raises(RulesError, match="of at most 1000"):
         RuleSet(piao_choices=(1001,))
+
+
+def test_base_and_cap_are_bounded():
+    """R9.5/R9.7: base 1-10000 and caps 1-65536 (a fresh-clone test made a room with base
+    10^20, whose scores no JSON client shows exactly); the schema serves the bounds."""
+    from kawuxing.rules import MAX_BASE, MAX_MULTIPLIER, RulesError, rules_schema
+    assert (MAX_BASE, MAX_MULTIPLIER) == (10_000, 65_536)
+    assert RuleSet.preset(base=10_000, cap=65_536).base == 10_000
+    for option in ({"base": 10_001}, {"cap": 65_537}, {"cap_exceptions": {"清一色": 65_537}}):
+        with pytest.raises(RulesError, match="1-"):
+            RuleSet.preset(**option)
+    served = {o["name"]: o for o in rules_schema()["options"]}
+    assert served["base"]["maximum"] == 10_000 and served["cap"]["maximum"] == 65_536

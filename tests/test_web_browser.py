@@ -475,8 +475,8 @@ def test_replays_list_and_step_through(server, desktop):
     match_id = info["match_id"]
     _, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
     page.goto(server.url + "/#/replays")
-    page.wait_for_selector(f'tr.hand-row[data-match="{match_id}"]')
-    page.click(f'tr.hand-row[data-match="{match_id}"] a')
+    page.wait_for_selector(f'tr.replay-row[data-match="{match_id}"]')
+    page.click(f'tr.replay-row[data-match="{match_id}"] a')
     page.wait_for_selector(".replay .board")
     steps = len(record["actions"])
     assert page.locator(".replay-controls .counter").inner_text() == f"0/{steps}"

@@ -22,6 +22,8 @@ from typing import Any
 from .patterns import BY_NAME
 
 PRESETS = ("standard", "capped", "flat8", "strict", "app")
+MAX_MULTIPLIER = 1 << 16  # a cap above any product of R9.1 patterns (so: no cap) is refused
+MAX_BASE = 10_000  # 底金 in units; keeps every score an exact number in JSON clients
 DEFAULT_PRESET = "standard"
 
 # Option.type: what values an option takes (the JSON shapes; "choices" narrows a type to a list).
@@ -106,13 +108,13 @@ class RuleSet:
     last_discard_bonus: bool = _option(False, "R9.1", BOOLEAN, choices=(False, True))
     si_gui_in_hand: str = _option("flush", "R9.4", STRING,
                                   choices=("flush", "any_pattern", "win_tile_only"))
-    cap: int | None = _option(None, "R9.5", INTEGER_OR_NULL, minimum=1,
+    cap: int | None = _option(None, "R9.5", INTEGER_OR_NULL, minimum=1, maximum=MAX_MULTIPLIER,
                               offered=(None, 8, 16, 32, 64))
     # R9.5 pattern name -> its own cap
-    cap_exceptions: dict[str, int] = _option(None, "R9.5", PATTERN_CAPS, minimum=1, offered=(),
-                                             factory=dict)
+    cap_exceptions: dict[str, int] = _option(None, "R9.5", PATTERN_CAPS, minimum=1,
+                                             maximum=MAX_MULTIPLIER, offered=(), factory=dict)
     cap_excludes_declare: bool = _option(False, "R9.6", BOOLEAN, choices=(False, True))
-    base: int = _option(1, "R9.7", INTEGER, minimum=1, offered=())  # 底金
+    base: int = _option(1, "R9.7", INTEGER, minimum=1, maximum=MAX_BASE, offered=())  # 底金
     draw_compensation: str = _option("per_declarer", "R10.2", STRING,
                                      choices=("per_declarer", "first_declarer", "none"))
     piao_choices: tuple[int, ...] = _option((), "R11.1", INTEGER_LIST, minimum=0, maximum=1000,
@@ -135,17 +137,20 @@ class RuleSet:
         object.__setattr__(self, "suits", tuple(sorted(suits, key="mps".index)))
         if self.cap == "none":  # RULES.md R9.5 writes the default as `none`
             object.__setattr__(self, "cap", None)
-        if self.cap is not None and not _positive_int(self.cap):
-            raise RulesError(f"option cap: {self.cap!r} must be a positive integer or none")
+        if self.cap is not None and not (_positive_int(self.cap) and self.cap <= MAX_MULTIPLIER):
+            raise RulesError(f"option cap: {self.cap!r} must be a whole number 1-{MAX_MULTIPLIER}"
+                             " or none")
         if not isinstance(self.cap_exceptions, dict):
             raise RulesError("option cap_exceptions: must be a table of pattern name -> cap")
         for name, cap in self.cap_exceptions.items():
             if name not in BY_NAME:
                 raise RulesError(f"option cap_exceptions: unknown pattern {name!r}; known: "
                                  f"{', '.join(BY_NAME)}")
-            if not _positive_int(cap):
-                raise RulesError(f"option cap_exceptions: {name} cap {cap!r} must be a positive"
-                                 " integer")
+            if not (_positive_int(cap) and cap <= MAX_MULTIPLIER):
+                raise RulesError(f"option cap_exceptions: {name} cap {cap!r} must be a whole "
+                                 f"number 1-{MAX_MULTIPLIER}")
+        if _positive_int(self.base) and self.base > MAX_BASE:
+            raise RulesError(f"option base: {self.base!r} must be a whole number 1-{MAX_BASE}")
         for name in ("base", "hands_per_match"):
             if not _positive_int(getattr(self, name)):
                 raise RulesError(f"option {name}: {getattr(self, name)!r} must be a positive "

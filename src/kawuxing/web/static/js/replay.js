@@ -63,7 +63,7 @@ export async function renderReplayList(root) {
   table.appendChild(thead);
   const body = el('tbody');
   for (const h of hands.data.hands) {
-    const tr = el('tr', 'hand-row');
+    const tr = el('tr', 'replay-row');
     tr.dataset.match = h.match_id;
     tr.dataset.number = h.number;
     const when = h.ended_at ? new Date(h.ended_at * 1000) : null;
