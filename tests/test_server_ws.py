@@ -124,7 +124,7 @@ def test_full_match_against_bots(backend):
                 pending = player.act(choose(player.view, rng))
                 acted += 1
         totals = player.log[-1]["totals"]
-        assert sum(totals) == 0 and acted > 10
+        assert sum(totals) == 0 and acted >= 3  # the player acted in each of the 3 hands
         assert refused <= acted // 5
         # the records: listed, fetched, and replaying to the same result
         status, match = http("GET", f"{server.url}/api/matches/{room['room']['match_id']}")
