@@ -125,7 +125,7 @@ def test_full_match_against_bots(backend):
                 acted += 1
         totals = player.log[-1]["totals"]
         assert sum(totals) == 0 and acted >= 3  # the player acted in each of the 3 hands
-        assert refused <= acted // 5
+        assert refused <= max(2, acted // 5)
         # the records: listed, fetched, and replaying to the same result
         status, match = http("GET", f"{server.url}/api/matches/{room['room']['match_id']}")
         assert status == 200 and match["status"] == "finished" and len(match["hands"]) == 3
