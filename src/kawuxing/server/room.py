@@ -96,7 +96,7 @@ class Room(Actor):
         self.settings, self.store, self.config, self.clock = settings, store, config, clock
         self.walls = walls
         self.on_finished = on_finished
-        self.seats = Seats()
+        self.seats = Seats(code)
         self.slots = self.seats.slots
         self.status = WAITING
         self.match: Match | None = None

@@ -19,6 +19,7 @@ from ..agents import make_agent
 from ..agents.base import Agent
 from . import protocol
 from .errors import RoomError
+from .personas import Persona, choose
 from .tokens import hash_token, new_token, token_matches
 
 OPEN, HUMAN, BOT = "open", "human", "bot"  # Slot.kind (kwx_seats.kind)
@@ -117,9 +118,11 @@ def clean_nickname(raw: object) -> str:
 
 
 class Seats:
-    """The three :class:`Slot` of a room (``seats[i]``, iterable; ``slots`` the list)."""
+    """The three :class:`Slot` of a room (``seats[i]``, iterable; ``slots`` the list);
+    ``code`` the room code, which picks the bots' personas (:mod:`.personas`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, code: str = "") -> None:
+        self.code = code
         self.slots = [Slot(i) for i in SEATS]
 
     def __getitem__(self, seat: int) -> Slot:
@@ -129,18 +132,27 @@ class Seats:
         return iter(self.slots)
 
     # --- reading -----------------------------------------------------------------------
+    def personas(self) -> list[Persona | None]:
+        """Each seat's bot persona (:func:`.personas.choose`: distinct at the table, never a
+        player's nickname), None for a player's seat, an open one and a vacated one."""
+        return choose(self.code, [s.columns() for s in self.slots])
+
     def public(self) -> list[dict]:
-        """Every seat's :meth:`Slot.public` (the ``players`` of messages and room state)."""
-        return [s.public() for s in self.slots]
+        """Every seat's :meth:`Slot.public` with its ``persona`` (``{"id", "key"}`` or None)
+        (the ``players`` of messages and room state)."""
+        return [{**s.public(), "persona": p.public() if p else None}
+                for s, p in zip(self.slots, self.personas())]
 
     def rows(self) -> list[dict]:
         """The three ``kwx_seats`` rows (without the room code)."""
         return [{"seat": s.index, **s.columns()} for s in self.slots]
 
     def players(self) -> list[dict]:
-        """Who plays a match, stored with it: ``[{"seat", "nickname", "kind", "bot"}]``."""
-        return [{"seat": s.index, "nickname": s.nickname, "kind": s.kind, "bot": s.bot}
-                for s in self.slots]
+        """Who plays a match, stored with it: ``[{"seat", "nickname", "kind", "bot",
+        "persona"}]`` (``persona`` as in :meth:`public`)."""
+        return [{"seat": s.index, "nickname": s.nickname, "kind": s.kind, "bot": s.bot,
+                 "persona": p.public() if p else None}
+                for s, p in zip(self.slots, self.personas())]
 
     def seat_of(self, token: str | None) -> int | None:
         """The human seat of ``token``, or None (every seat is compared, in constant time)."""
