@@ -56,8 +56,11 @@ class ServerConfig:
     - Decisions: ``decision_seconds`` per decision and ``reserve_seconds`` of extra time per
       hand are room defaults; a room may choose within ``min_decision_seconds``..600.
       ``auto_after`` consecutive timeouts hand the seat to a bot (托管) until the player acts.
-    - ``bot_delay``: pause before a bot acts (so people can follow); ``hand_pause``: pause
-      between hands (skipped when every connected player sends ``ready``).
+    - ``bot_delay``: pause before a bot acts (so people can follow), varied by up to
+      ``bot_jitter`` of itself either way (0.4: 0.36-0.84 s for 0.6 s; 0: always
+      ``bot_delay``; clamped to 0-1), drawn the same way whatever the bot could do, R13.2;
+      ``hand_pause``: pause between hands (skipped when every connected player sends
+      ``ready``).
     - ``claim_window``: the minimum length, in seconds, of the claim window that follows
       every discard (and every added kong that could be robbed) in a room with players
       (R13.2): bots answer and seats without an option are passed for when it is over, and
@@ -69,6 +72,23 @@ class ServerConfig:
     - ``allow_test_walls``: rooms may be created with given walls (tests only; never from the
       command line: a known wall is a known game).
     - ``unload_after``: seconds a finished room stays in memory.
+    - Storage (:meth:`kawuxing.server.room.Room.play`): a write that fails is tried again
+      ``store_retries`` times, after ``store_backoff`` seconds, doubled each time; a bot or
+      timer move that still could not be stored is tried again after ``stalled_retry``
+      seconds (doubled up to 30 s while it keeps failing), and the players are told.
+      ``sqlite_busy_ms``: how long SQLite waits for a lock before a write fails;
+      ``wal_limit_bytes``: the writer truncates the WAL (checkpoint TRUNCATE) between
+      batches once it is this large, or when idle (SQLite).
+    - HTTP: ``max_body_bytes`` (a larger request body is answered 413 before it is read);
+      per client IP token buckets (per second / at most saved; rate 0 turns one off):
+      ``create_rate``/``create_burst`` (rooms made), ``join_rate``/``join_burst`` (joins,
+      leaves, seats to bots), ``lookup_rate``/``lookup_burst`` (room and replay reads);
+      ``max_sockets_per_ip`` open WebSockets per IP (0: no cap). ``allow_origins``: browser
+      origins besides the server's own that may open a WebSocket (``--allow-origin``);
+      ``api_docs``: serve ``/openapi.json`` (``--api-docs``; off by default).
+    - Expiry: a room that waits ``waiting_expiry`` seconds without starting, or whose match
+      has had no player connected for ``abandoned_expiry`` seconds, is closed (stored as
+      ``expired``, not rebuilt on start); checked every ``expiry_check`` seconds.
     """
 
     db_url: str = ""
@@ -79,6 +99,7 @@ class ServerConfig:
     min_decision_seconds: float = 3.0
     auto_after: int = 2
     bot_delay: float = 0.6
+    bot_jitter: float = 0.4
     claim_window: float = 0.6
     hand_pause: float = 8.0
     max_message_bytes: int = 4096
@@ -91,12 +112,31 @@ class ServerConfig:
     allow_test_walls: bool = False
     unload_after: float = 300.0
     graceful_seconds: float = 5.0
+    sqlite_busy_ms: int = 5000
+    store_retries: int = 3
+    store_backoff: float = 0.2
+    stalled_retry: float = 2.0
+    wal_limit_bytes: int = 4 * 2**20
+    max_body_bytes: int = 65536
+    create_rate: float = 1.0
+    create_burst: float = 60.0
+    join_rate: float = 2.0
+    join_burst: float = 120.0
+    lookup_rate: float = 5.0
+    lookup_burst: float = 300.0
+    max_sockets_per_ip: int = 64
+    allow_origins: tuple[str, ...] = ()
+    api_docs: bool = False
+    waiting_expiry: float = 1800.0
+    abandoned_expiry: float = 1800.0
+    expiry_check: float = 60.0
 
     @classmethod
     def from_env(cls, db: str | None = None, environ: dict | None = None) -> ServerConfig:
-        """Defaults, then ``KAWUXING_<FIELD>`` environment variables for the numeric settings
-        and ``KAWUXING_DB_SCHEMA`` (e.g. ``KAWUXING_BOT_DELAY=0``), with ``db`` normalized.
-        Raises ``ValueError`` for a value that is not a number."""
+        """Defaults, then ``KAWUXING_<FIELD>`` environment variables for the numeric settings,
+        ``KAWUXING_DB_SCHEMA``, ``KAWUXING_API_DOCS`` (1/0) and ``KAWUXING_ALLOW_ORIGINS``
+        (comma-separated) (e.g. ``KAWUXING_BOT_DELAY=0``), with ``db`` normalized. Raises
+        ``ValueError`` for a value that is not a number."""
         env = os.environ if environ is None else environ
         config = cls(db_url=normalize_db_url(db))
         changes: dict = {}
@@ -106,6 +146,12 @@ class ServerConfig:
                 continue
             if f.name == "db_schema":
                 changes[f.name] = raw or None
+                continue
+            if f.name == "allow_origins":
+                changes[f.name] = tuple(o.strip() for o in raw.split(",") if o.strip())
+                continue
+            if f.name == "api_docs":
+                changes[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
                 continue
             if f.name == "sqlite_synchronous":
                 if raw.upper() not in ("NORMAL", "FULL", "EXTRA"):
