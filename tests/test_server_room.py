@@ -54,7 +54,7 @@ class Sink:
 @asynccontextmanager
 async def server(tmp_path, **overrides):
     values = dict(db_url=f"sqlite+aiosqlite:///{tmp_path / 'room.db'}", bot_delay=0, claim_window=0,
-                  hand_pause=0, min_decision_seconds=0.01, allow_test_walls=True)
+                  bot_jitter=0, hand_pause=0, min_decision_seconds=0.01, allow_test_walls=True)
     values.update(overrides)
     config = ServerConfig(**values)
     store = await Store.open(config.db_url)

@@ -10,7 +10,9 @@ room's task like any command, and checks on arrival that the room has not moved 
   of the hand's reserve; time beyond ``decision_seconds`` comes out of the reserve. When it runs
   out :class:`~kawuxing.agents.timeout.TimeoutAgent` plays for the seat; after ``auto_after``
   timeouts in a row a bot plays it (托管) until the player acts again.
-- **Bots** (bot seats and seats under 托管) act after ``bot_delay`` in a room with players.
+- **Bots** (bot seats and seats under 托管) act after ``bot_delay`` in a room with players,
+  varied by up to ``bot_jitter`` of it (:meth:`Pacer.bot_pause`, the server's own RNG, one
+  draw per move whatever the bot could do: R13.2). In a claim window they answer at its end.
 - **The claim window** (R13.2): after every discard (and added kong that may be robbed) in a
   room with players, no answer is applied before ``claim_window`` seconds: earlier answers
   are checked and kept (:meth:`Pacer.hold`); at its end (:meth:`Pacer.window_end`) the seats
@@ -23,6 +25,7 @@ room's task like any command, and checks on arrival that the room has not moved 
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -63,7 +66,8 @@ class Pacer:
     ``timers``: seat -> :class:`Timer`; ``bot_handles``: seat -> (version, handle) of a bot move
     or the pass of a seat without an option; ``held``: seat -> (action, by, action id) of the
     answers kept until the window's minimum is over; ``window``: (key, clock time it opened);
-    ``timeout_agent``: what plays for a seat whose time ran out.
+    ``timeout_agent``: what plays for a seat whose time ran out; ``rng``: the bots' pauses
+    (``random.Random()``, seeded by the OS: server-side, never the engine's).
     """
 
     def __init__(self, room: Room) -> None:
@@ -75,6 +79,7 @@ class Pacer:
         self.window_handle: tuple[WindowKey, TimerHandle] | None = None
         self.next_handle: TimerHandle | None = None
         self.timeout_agent = TimeoutAgent()
+        self.rng = random.Random()
         self._timer_seq = 0
 
     # --- the claim window (R13.2) ----------------------------------------------------
@@ -153,6 +158,17 @@ class Pacer:
             room.finish()
 
     # --- timers and bots -------------------------------------------------------------
+    def bot_pause(self) -> float:
+        """Seconds a bot waits before a move in a room with players: ``bot_delay`` times a
+        uniform factor in ``1 ± bot_jitter`` (jitter clamped to 0-1; 0: exactly
+        ``bot_delay``). Called once per scheduled move and never asked what the bot may do,
+        so the pause has one distribution with or without a claim option (R13.2)."""
+        config = self.room.config
+        jitter = min(1.0, max(0.0, config.bot_jitter))
+        if jitter == 0.0 or config.bot_delay <= 0:
+            return max(0.0, config.bot_delay)
+        return config.bot_delay * (1.0 + self.rng.uniform(-jitter, jitter))
+
     def _bot_action(self, seat: int) -> tuple[Action, str]:
         """What the bot of ``seat`` plays now, and who played it (``bot`` or, for 托管,
         ``auto``)."""
@@ -305,7 +321,7 @@ class Pacer:
                         bot[1].cancel()
                     # a seat without an option is passed for at once (R13.2: once the
                     # window's minimum, if any, is over); a bot waits its usual pause
-                    delay = room.config.bot_delay \
+                    delay = self.bot_pause() \
                         if room.seats.humans() and room.seats.botted(seat) else 0.0
                     handle = room.clock.call_later(
                         delay, lambda s=seat, v=version: room.post_nowait(self.bot_move, s, v))
