@@ -16,6 +16,7 @@ Layers, each importing only from those above it (``../shared/DESIGN.md``); every
 - :mod:`kawuxing.conformance` the conformance cases of ``shared/CASES.md`` (hand and game cases)
 - :mod:`kawuxing.agents`      the ``Agent`` protocol, the bot registry, the bots, discard hints
 - :mod:`kawuxing.sim`         bot-vs-bot simulation on all cores, with statistics
+- :mod:`kawuxing.arena`       duplicate-format bot matches: pair differences, rates, ratings
 - :mod:`kawuxing.server`      the game server: rooms, WebSocket protocol, pacing, store (FastAPI)
 - :mod:`kawuxing.web`         the browser client (plain ES modules), composed onto the server's app
 - :mod:`kawuxing.cli`         the ``kawuxing`` command, one module per command group

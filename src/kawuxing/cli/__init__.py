@@ -8,6 +8,7 @@ One module per command group; bad input is one clear line on stderr and exit sta
 - :mod:`kawuxing.cli.records`     ``replay`` and ``selfplay``: game records
 - :mod:`kawuxing.cli.verify`      ``verify``: check a record's provably fair deal (R3.1)
 - :mod:`kawuxing.cli.bots`        ``hint`` and ``simulate``: the bots
+- :mod:`kawuxing.cli.arena`       ``arena``: duplicate-format bot matches
 - :mod:`kawuxing.cli.serve`       ``serve``: the game server
 - :mod:`kawuxing.cli.common`      what they share: consoles, the one-line error, rule options
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bots, conformance, records, scoring, serve, verify
+from . import arena, bots, conformance, records, scoring, serve, verify
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="卡五星 (Ka Wu Xing), the three-player mahjong of Hubei.")
@@ -30,6 +31,7 @@ app.command()(records.selfplay)
 app.command()(verify.verify)
 app.command()(bots.hint)
 app.command()(bots.simulate)
+app.command()(arena.arena)
 app.command()(serve.serve)
 
 __all__ = ["app"]

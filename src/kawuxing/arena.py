@@ -1,0 +1,363 @@
+"""Duplicate-format bot matches (``kawuxing arena``): every deal played once per seat
+arrangement, so that the luck of the tiles cancels out between the bots compared.
+
+Deal ``d`` of a run is one wall, shuffled with seed ``f"{seed}/deal/{d}"`` (R3.1), dealt by seat
+``d % 3`` (the same dealer in every arrangement, and each seat deals a third of the deals). It
+is played as one single hand (R3-R11; no match, no dealer rotation) once per arrangement of
+the bots over the three seats (:func:`arrangements`): for two bots A, B the six ``A,B,B``
+``B,A,B`` ``B,B,A`` ``A,A,B`` ``A,B,A`` ``B,A,A`` (each bot holds each seat three times, alone
+or with itself), for three bots the six permutations. The agent of seat ``s`` is seeded with
+``f"{seed}/deal/{d}/seat/{s}"``, so a run is the same for a seed whatever the number of workers
+(a job is one deal with all its arrangements). 漂 (R11.1): the bots choose when the rules have
+``piao_choices``, else every seat's is 0. Hands are played on the self-play fast path
+(``windows=False``, R13.2) as :mod:`kawuxing.sim` plays them.
+
+Statistics (:func:`summarize`), in base units per hand:
+
+- per pair (a, b): for each deal, a's mean seat score over its seat-hands of the deal minus
+  b's; the mean of that over deals, with a 95% confidence interval over deals;
+- per bot: its mean seat score per seat-hand (per deal, then the mean over deals) with a 95%
+  CI over deals; rates per seat-hand (won, dealt in, 包胡 paid and won, 亮倒 declared); the mean
+  capped multiplier of its wins (R9.5, R9.6); its decision time (wall clock and CPU time of
+  ``agent.act``, milliseconds); its rating.
+
+Confidence intervals are t-based: mean ± t(0.975, n-1) · s / √n with s the sample standard
+deviation over the n deals (``None`` for a single deal).
+
+Rating (openskill's Plackett-Luce model, default priors μ 25, σ 25/3): one rating game per
+deal, in deal order, in which each bot is a team of one ranked by its mean seat score over the
+deal's arrangements (equal means tie). ``ordinal`` is μ − 3σ.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from .agents import make_agent
+from .agents.registry import parse_bot
+from .engine import Hand
+from .engine.observation import observe
+from .rules import RuleSet
+from .scoring import SELF_DRAW
+from .transfers import BAO_HU, WIN_KINDS
+
+MIN_BOTS, MAX_BOTS = 2, 3
+
+
+def check_arena_bots(bots: list[str]) -> list[str]:
+    """The specs of ``bots`` stripped, if they are 2 or 3 distinct registry bots.
+
+    Two specs naming the same player (``heuristic`` and ``heuristic:3``) count as the same
+    bot. Raises ``ValueError`` for an unknown name or level, too few or too many bots, or a
+    bot named twice (nothing to compare).
+    """
+    specs = [b.strip() for b in bots]
+    if len(specs) < MIN_BOTS:
+        raise ValueError(f"name {MIN_BOTS} or {MAX_BOTS} different bots to compare, "
+                         f"got {len(specs)}")
+    if len(specs) > MAX_BOTS:
+        raise ValueError(f"at most {MAX_BOTS} bots (one a seat), got {len(specs)}")
+    players: dict[tuple, str] = {}
+    for spec in specs:
+        bot, level = parse_bot(spec)  # ValueError for an unknown name or level
+        same = players.get((bot.name, level))
+        if same is not None:
+            raise ValueError(f"{same!r} and {spec!r} are the same bot: nothing to compare")
+        players[(bot.name, level)] = spec
+    return specs
+
+
+def arrangements(bots: list[str]) -> list[tuple[str, str, str]]:
+    """The seat arrangements a deal is played in (seats 0, 1, 2).
+
+    Two bots A, B: ``(A,B,B) (B,A,B) (B,B,A) (A,A,B) (A,B,A) (B,A,A)``; three bots: the six
+    permutations in ``itertools.permutations`` order. Raises ``ValueError`` for another count.
+    """
+    if len(bots) == 2:
+        a, b = bots
+        return [(a, b, b), (b, a, b), (b, b, a), (a, a, b), (a, b, a), (b, a, a)]
+    if len(bots) == 3:
+        return list(itertools.permutations(bots))  # type: ignore[arg-type]
+    raise ValueError(f"arrangements: 2 or 3 bots, got {len(bots)}")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One play of a deal: ``seats`` the bot of each seat, ``deltas`` each seat's score
+    (base units; they sum to zero), ``winners``, ``dealt_in`` (the discarder or robbed konger
+    who paid a win, R7.2, R7.4; None for a self-draw or 荒庄), ``bao_hu_payer`` and
+    ``bao_hu_payees`` (R8.4), ``declared`` (亮倒 at the end, R8) and ``multipliers`` (winner
+    seat -> capped multiplier, R9.5, R9.6)."""
+
+    seats: tuple[str, str, str]
+    deltas: tuple[int, int, int]
+    winners: tuple[int, ...]
+    dealt_in: int | None
+    bao_hu_payer: int | None
+    bao_hu_payees: tuple[int, ...]
+    declared: tuple[bool, bool, bool]
+    multipliers: dict[int, int]
+
+
+@dataclass
+class DealResult:
+    """Every arrangement of deal ``deal`` (:class:`HandResult` each), and each bot's decision
+    times in seconds: ``wall`` (``time.perf_counter``) and ``cpu`` (``time.process_time``),
+    bot -> one entry per ``act`` call."""
+
+    deal: int
+    hands: list[HandResult]
+    wall: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play_deal(rules: RuleSet, bots: list[str], seed: int | str, deal: int) -> DealResult:
+    """Play deal ``deal`` once per arrangement of ``bots`` (see the module docstring for the
+    wall, the dealer and the agents' seeds). Raises ``ValueError`` for a bad bot."""
+    wall_seed = f"{seed}/deal/{deal}"
+    dealer = deal % 3
+    piao = None if rules.piao_choices else [0, 0, 0]
+    result = DealResult(deal, [], {b: [] for b in bots}, {b: [] for b in bots})
+    for seats in arrangements(bots):
+        agents = [make_agent(spec, f"{wall_seed}/seat/{s}") for s, spec in enumerate(seats)]
+        hand = Hand.deal(rules, dealer, seed=wall_seed, piao=piao, windows=False)
+        while not hand.ended:
+            seat = hand.to_act()[0]
+            obs, legal = observe(hand, seat), hand.legal_actions(seat)
+            wall0, cpu0 = time.perf_counter(), time.process_time()
+            action = agents[seat].act(obs, legal)
+            result.wall[seats[seat]].append(time.perf_counter() - wall0)
+            result.cpu[seats[seat]].append(time.process_time() - cpu0)
+            hand.apply(action)
+        result.hands.append(hand_result(hand, seats))
+    return result
+
+
+def hand_result(hand: Hand, seats: tuple[str, str, str]) -> HandResult:
+    """What the statistics need of a finished ``hand`` played by ``seats``."""
+    self_draw = any(v.win_by == SELF_DRAW for v in hand.values.values())
+    dealt_in = None
+    if hand.winners and not self_draw:  # the one who paid the hand value (R7.2, R8.4)
+        dealt_in = next(t.payer for t in hand.transfers
+                        if t.payee == hand.winners[0] and t.kind in WIN_KINDS)
+    bao = [t for t in hand.transfers if t.kind == BAO_HU]
+    return HandResult(seats, tuple(hand.deltas), tuple(hand.winners), dealt_in,
+                      bao[0].payer if bao else None, tuple(sorted({t.payee for t in bao})),
+                      tuple(s.declared for s in hand.seats),
+                      {w: v.multiplier for w, v in hand.values.items()})
+
+
+def _job(args: tuple) -> DealResult:
+    return play_deal(*args)
+
+
+# --- statistics ---------------------------------------------------------------------------
+
+def mean_ci(values: list[float]) -> tuple[float, tuple[float, float] | None]:
+    """The mean of ``values`` and its t-based 95% confidence interval,
+    mean ± t(0.975, n-1) · s / √n (s: sample standard deviation); the interval is None for
+    fewer than two values. Raises ``ValueError`` for no values."""
+    if not values:
+        raise ValueError("mean_ci: no values")
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    from scipy.stats import t  # imported here: scipy is slow to import for the other commands
+
+    half = float(t.ppf(0.975, n - 1)) * statistics.stdev(values) / math.sqrt(n)
+    return mean, (mean - half, mean + half)
+
+
+def deal_means(deal: DealResult, bots: list[str]) -> dict[str, float]:
+    """Each bot's mean seat score per seat-hand over the arrangements of ``deal`` (base
+    units)."""
+    scores: dict[str, list[int]] = {b: [] for b in bots}
+    for h in deal.hands:
+        for seat, bot in enumerate(h.seats):
+            scores[bot].append(h.deltas[seat])
+    return {b: sum(v) / len(v) for b, v in scores.items()}
+
+
+@dataclass
+class PairReport:
+    """Bot ``a`` against bot ``b``: ``mean_diff`` over deals of (a's mean seat score − b's),
+    its 95% CI (None for one deal), the ``deals`` and ``hands`` in which both played."""
+
+    a: str
+    b: str
+    mean_diff: float
+    ci95: tuple[float, float] | None
+    deals: int
+    hands: int
+
+
+@dataclass
+class BotReport:
+    """One bot: ``mean`` seat score per seat-hand (base units) with its 95% CI over deals;
+    rates per seat-hand; ``avg_multiplier`` of its wins (None without a win); decision time
+    of ``act`` in ms (``decision_ms`` mean and p99 of wall time, ``cpu_ms`` mean of CPU time);
+    ``rating`` mu, sigma and ordinal (μ − 3σ); ``seat_hands`` and ``decisions`` counted."""
+
+    bot: str
+    mean: float
+    ci95: tuple[float, float] | None
+    win_rate: float
+    deal_in_rate: float
+    bao_hu_paid: float
+    bao_hu_won: float
+    declare_rate: float
+    avg_multiplier: float | None
+    decision_ms: float
+    decision_p99_ms: float
+    cpu_ms: float
+    rating: tuple[float, float, float]
+    seat_hands: int
+    decisions: int
+
+
+@dataclass
+class ArenaReport:
+    """The result of :func:`run_arena`: per pair and per bot, and the run's figures."""
+
+    bots: list[str]
+    pairs: list[PairReport]
+    per_bot: dict[str, BotReport]
+    deals: int
+    hands: int
+    seed: int | str
+    rules: str
+    seconds: float
+    options: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The JSON object printed by ``kawuxing arena --json`` (floats rounded to 4 places;
+        null for a CI of one deal or the multiplier of a bot that never won)."""
+        return {
+            "pairs": [{"a": p.a, "b": p.b, "mean_diff": _r(p.mean_diff), "ci95": _ci(p.ci95),
+                       "deals": p.deals, "hands": p.hands} for p in self.pairs],
+            "bots": {b.bot: {"mean": _r(b.mean), "ci95": _ci(b.ci95),
+                             "win_rate": _r(b.win_rate), "deal_in_rate": _r(b.deal_in_rate),
+                             "bao_hu_paid": _r(b.bao_hu_paid), "bao_hu_won": _r(b.bao_hu_won),
+                             "declare_rate": _r(b.declare_rate),
+                             "avg_multiplier": _r(b.avg_multiplier),
+                             "decision_ms": {"mean": _r(b.decision_ms),
+                                             "p99": _r(b.decision_p99_ms),
+                                             "cpu_mean": _r(b.cpu_ms)},
+                             "rating": {"mu": _r(b.rating[0]), "sigma": _r(b.rating[1]),
+                                        "ordinal": _r(b.rating[2])}}
+                     for b in self.per_bot.values()},
+            "deals": self.deals, "hands": self.hands, "seed": self.seed, "rules": self.rules,
+            "options": list(self.options), "seconds": _r(self.seconds),
+        }
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
+def _ci(ci: tuple[float, float] | None) -> list[float | None]:
+    return [None, None] if ci is None else [_r(ci[0]), _r(ci[1])]
+
+
+def ratings(results: list[DealResult], bots: list[str]) -> dict[str, tuple[float, float, float]]:
+    """Each bot's openskill Plackett-Luce rating (mu, sigma, ordinal) after one rating game per
+    deal, in deal order, ranking the bots by their mean seat score of the deal (ties allowed)."""
+    from openskill.models import PlackettLuce  # imported here, as scipy
+
+    model = PlackettLuce()
+    current = {b: model.rating(name=b) for b in bots}
+    for deal in sorted(results, key=lambda r: r.deal):
+        means = deal_means(deal, bots)
+        rated = model.rate([[current[b]] for b in bots], scores=[means[b] for b in bots])
+        current = {b: team[0] for b, team in zip(bots, rated)}
+    return {b: (r.mu, r.sigma, r.ordinal()) for b, r in current.items()}
+
+
+def _p99(values: list[float]) -> float:
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=100, method="inclusive")[98]
+
+
+def summarize(results: list[DealResult], bots: list[str], seed: int | str = 0,
+              rules: str = "standard", seconds: float = 0.0,
+              options: list[str] | None = None) -> ArenaReport:
+    """The statistics of the module docstring over ``results`` (one per deal, any order).
+    Raises ``ValueError`` for no deals."""
+    if not results:
+        raise ValueError("summarize: no deals")
+    results = sorted(results, key=lambda r: r.deal)
+    per_deal = [deal_means(r, bots) for r in results]
+    hands = sum(len(r.hands) for r in results)
+    pairs = []
+    for a, b in itertools.combinations(bots, 2):
+        mean, ci = mean_ci([m[a] - m[b] for m in per_deal])
+        both = sum(a in h.seats and b in h.seats for r in results for h in r.hands)
+        pairs.append(PairReport(a, b, mean, ci, len(results), both))
+    rating = ratings(results, bots)
+    per_bot = {}
+    for bot in bots:
+        mean, ci = mean_ci([m[bot] for m in per_deal])
+        seat_hands = won = dealt_in = bao_paid = bao_won = declared = 0
+        multipliers = []
+        for r in results:
+            for h in r.hands:
+                for seat, who in enumerate(h.seats):
+                    if who != bot:
+                        continue
+                    seat_hands += 1
+                    won += seat in h.winners
+                    dealt_in += h.dealt_in == seat
+                    bao_paid += h.bao_hu_payer == seat
+                    bao_won += seat in h.bao_hu_payees
+                    declared += h.declared[seat]
+                    if seat in h.multipliers:
+                        multipliers.append(h.multipliers[seat])
+        wall = [x for r in results for x in r.wall.get(bot, [])]
+        cpu = [x for r in results for x in r.cpu.get(bot, [])]
+        per_bot[bot] = BotReport(
+            bot, mean, ci, won / seat_hands, dealt_in / seat_hands, bao_paid / seat_hands,
+            bao_won / seat_hands, declared / seat_hands,
+            sum(multipliers) / len(multipliers) if multipliers else None,
+            1000 * math.fsum(wall) / len(wall) if wall else 0.0, 1000 * _p99(wall),
+            1000 * math.fsum(cpu) / len(cpu) if cpu else 0.0, rating[bot], seat_hands,
+            len(wall))
+    return ArenaReport(list(bots), pairs, per_bot, len(results), hands, seed, rules, seconds,
+                       list(options or []))
+
+
+def run_arena(bots: list[str], deals: int, rules: RuleSet, seed: int | str = 0,
+              workers: int = 1, progress: Callable[[int], None] | None = None,
+              preset: str = "standard", options: list[str] | None = None) -> ArenaReport:
+    """Play ``deals`` deals of ``bots`` (2 or 3 distinct specs) in every arrangement on
+    ``workers`` processes and summarize them; ``progress(1)`` after each deal. ``preset`` and
+    ``options`` only name the rules in the report. Raises ``ValueError`` for bad bots, fewer
+    than one deal or worker."""
+    bots = check_arena_bots(bots)
+    if deals < 1 or workers < 1:
+        raise ValueError("deals and workers must be at least 1")
+    jobs = [(rules, bots, seed, d) for d in range(deals)]
+    start = time.perf_counter()
+    results: list[DealResult] = []
+    pool = None
+    if workers == 1 or deals == 1:
+        done = map(_job, jobs)
+    else:
+        pool = ProcessPoolExecutor(max_workers=min(workers, deals))
+        done = pool.map(_job, jobs)
+    try:
+        for result in done:
+            results.append(result)
+            if progress:
+                progress(1)
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
+    return summarize(results, bots, seed, preset, time.perf_counter() - start, options)
