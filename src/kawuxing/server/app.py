@@ -38,7 +38,8 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.loop = asyncio.get_running_loop()
-        store = await Store.open(config.db_url, config.db_schema, config.sqlite_synchronous)
+        store = await Store.open(config.db_url, config.db_schema, config.sqlite_synchronous,
+                                 config.sqlite_busy_ms)
         manager = RoomManager(store, config, clock)
         app.state.manager = manager
         restored = await manager.restore()

@@ -59,7 +59,7 @@ class Store:
 
     @classmethod
     async def open(cls, url: str, schema: str | None = None,
-                   sqlite_synchronous: str = "FULL") -> Store:
+                   sqlite_synchronous: str = "FULL", busy_ms: int = 5000) -> Store:
         """Connect, create the schema if missing (and the PostgreSQL ``schema`` if given),
         check the schema version, start the writer. Raises ``RuntimeError`` for a database
         written by a newer (or unknown older) schema version.
@@ -67,7 +67,8 @@ class Store:
         ``sqlite_synchronous``: SQLite's ``synchronous`` in WAL mode. ``FULL`` (default): an
         fsync per commit, so a committed action survives the OS crashing or the power failing.
         ``NORMAL``: a committed action survives the server process being killed, but the OS
-        crashing may lose the last commits; commits are cheaper when the disk is busy."""
+        crashing may lose the last commits; commits are cheaper when the disk is busy.
+        ``busy_ms``: how long a SQLite connection waits for a lock before failing."""
         if sqlite_synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError("sqlite_synchronous: NORMAL, FULL or EXTRA")
         kwargs: dict = {}
@@ -80,7 +81,7 @@ class Store:
             synchronous = sqlite_synchronous.upper()
 
             def pragmas(dbapi_connection, _record) -> None:
-                _sqlite_pragmas(dbapi_connection, synchronous)
+                _sqlite_pragmas(dbapi_connection, synchronous, busy_ms)
 
             event.listen(engine.sync_engine, "connect", pragmas)
         store = cls(engine, url, schema)
@@ -339,12 +340,12 @@ def _match_json(row) -> dict:
             "finished_at": row["finished_at"]}
 
 
-def _sqlite_pragmas(dbapi_connection, synchronous: str) -> None:
-    """WAL (readers don't block the writer), a busy timeout of 5 s, ``synchronous`` (see
+def _sqlite_pragmas(dbapi_connection, synchronous: str, busy_ms: int = 5000) -> None:
+    """WAL (readers don't block the writer), a busy timeout of ``busy_ms``, ``synchronous`` (see
     :meth:`Store.open`), foreign keys; no automatic checkpoint (it would run inside a
     commit and stall it: the store checkpoints from another connection instead)."""
     cursor = dbapi_connection.cursor()
-    for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000",
+    for pragma in ("PRAGMA journal_mode=WAL", f"PRAGMA busy_timeout={int(busy_ms)}",
                    f"PRAGMA synchronous={synchronous}", "PRAGMA foreign_keys=ON",
                    "PRAGMA wal_autocheckpoint=0"):  # checkpoints: Store._checkpoints
         cursor.execute(pragma)

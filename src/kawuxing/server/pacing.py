@@ -21,6 +21,9 @@ room's task like any command, and checks on arrival that the room has not moved 
 - **Between hands**: the next hand is dealt after ``hand_pause`` (at once in a room of bots),
   or as soon as every connected player is ready.
 - While no player of a room with players is connected, nothing runs.
+- **Storage failures**: a bot's, timer's or window's move that could not be stored is undone
+  and played again later (:meth:`Pacer.stalled`): after ``stalled_retry`` seconds, doubled
+  while storing keeps failing (at most :data:`STALLED_MAX`), so the room never freezes.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 BY_PLAYER, BY_TIMEOUT, BY_BOT, BY_AUTO, BY_WINDOW = "player", "timeout", "bot", "auto", "window"
 RETRY_DEAL = 1.0  # seconds before dealing again when the next hand could not be stored
 WINDOW_EPSILON = 1e-3  # seconds: a window this close to its end counts as over
+STALLED_MAX = 30.0  # seconds: the longest wait before a move that could not be stored is retried
 
 WindowKey = tuple[int, int]  # (hand number, events so far) of an open claim window
 Problem = tuple[str, str, "str | None"]  # (refused code, reason, rule)
@@ -67,7 +71,9 @@ class Pacer:
     or the pass of a seat without an option; ``held``: seat -> (action, by, action id) of the
     answers kept until the window's minimum is over; ``window``: (key, clock time it opened);
     ``timeout_agent``: what plays for a seat whose time ran out; ``rng``: the bots' pauses
-    (``random.Random()``, seeded by the OS: server-side, never the engine's).
+    (``random.Random()``, seeded by the OS: server-side, never the engine's); ``overdue``:
+    seats whose timeout could not be stored (played again once ``resume_at`` — the clock
+    time before which no automatic move is tried after a storage failure — has come).
     """
 
     def __init__(self, room: Room) -> None:
@@ -81,6 +87,8 @@ class Pacer:
         self.timeout_agent = TimeoutAgent()
         self.rng = random.Random()
         self._timer_seq = 0
+        self.overdue: set[int] = set()
+        self.resume_at = float("-inf")
 
     # --- the claim window (R13.2) ----------------------------------------------------
     def window_key(self) -> WindowKey | None:
@@ -202,7 +210,10 @@ class Pacer:
             slot.auto = True
             if slot.conn is not None:
                 slot.conn.send(protocol.auto(True, protocol.AUTO_TIMEOUTS))
-        await room.play(seat, self.timeout_agent.act(observe(hand, seat), legal), BY_TIMEOUT)
+        problem = await room.play(seat, self.timeout_agent.act(observe(hand, seat), legal),
+                                  BY_TIMEOUT)
+        if problem is not None and problem[0] == protocol.STORAGE:
+            slot.timeouts -= 1  # not played: counted when it is
 
     async def bot_move(self, seat: int, version: int) -> None:
         """A bot's turn (a bot seat, or a human seat under 托管), or the pass of a player who
@@ -231,6 +242,7 @@ class Pacer:
         room = self.room
         slot = room.seats[seat]
         timer = self.timers.pop(seat, None)
+        self.overdue.discard(seat)
         if by == BY_PLAYER:
             slot.timeouts = 0
             slot.auto = False
@@ -249,6 +261,21 @@ class Pacer:
         room = self.room
         left = timer.limit - (room.clock.now() - timer.started)
         return protocol.clock(left, room.settings.decision_seconds, room.seats[seat].reserve)
+
+    def stalled(self, seat: int, by: str) -> float:
+        """A move of ``seat`` played by ``by`` (a bot, a timeout, the window's pass) could
+        not be stored and was undone (:meth:`Room.play`): no automatic move is tried for
+        ``stalled_retry`` seconds, doubled for each failure in a row (at most
+        :data:`STALLED_MAX`); then it is played again (a timeout at once). Returns the wait
+        in seconds."""
+        room = self.room
+        failures = max(1, room.stats.get("store_failures", 1))
+        wait = min(STALLED_MAX, room.config.stalled_retry * 2 ** (failures - 1))
+        self.resume_at = room.clock.now() + wait
+        if by == BY_TIMEOUT:
+            self.overdue.add(seat)
+        self.schedule()
+        return wait
 
     # --- between hands ---------------------------------------------------------------
     def all_ready(self) -> None:
@@ -291,6 +318,7 @@ class Pacer:
                 self.cancel_next()
             return
         now = room.clock.now()
+        hold = max(0.0, self.resume_at - now)  # after a storage failure (stalled)
         window = self.window_left() if not paused else 0.0
         key = self.window_key()
         if window > 0 and (self.window_handle is None or self.window_handle[0] != key):
@@ -324,7 +352,8 @@ class Pacer:
                     delay = self.bot_pause() \
                         if room.seats.humans() and room.seats.botted(seat) else 0.0
                     handle = room.clock.call_later(
-                        delay, lambda s=seat, v=version: room.post_nowait(self.bot_move, s, v))
+                        max(delay, hold),
+                        lambda s=seat, v=version: room.post_nowait(self.bot_move, s, v))
                     self.bot_handles[seat] = (version, handle)
                 continue
             if timer is not None and timer.version == version:
@@ -332,6 +361,8 @@ class Pacer:
             if timer is not None:
                 timer.handle.cancel()
             limit = room.settings.decision_seconds + room.seats[seat].reserve
+            if seat in self.overdue:
+                limit = hold
             self._timer_seq += 1
             tid = self._timer_seq
             handle = room.clock.call_later(

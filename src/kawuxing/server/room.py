@@ -23,11 +23,12 @@ version who had a claim (R13). An action must carry the current version, else it
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
 from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from .. import fairness
 from ..agents import DEFAULT_BOT
@@ -107,7 +108,7 @@ class Room(Actor):
         self.version = 0
         self.created_at = time.time()
         self.pacer, self.sender, self.fair = Pacer(self), Sender(self), FairDeal(self)
-        self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0}
+        self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
 
     waiting = property(lambda self: self.status == WAITING, doc="Waiting for players.")
     playing = property(lambda self: self.status == PLAYING, doc="The match is on.")
@@ -350,16 +351,20 @@ class Room(Actor):
         before = hand.clone()
         events = hand.apply(action)
         over = hand.ended and match.over
-        try:
-            await self.store.add_action(
-                ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
-                          action.to_json(), by),
-                hand_result=hand_result(hand) if hand.ended else None,
+        row = ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
+                        action.to_json(), by)
+        stored = await self.stored(
+            lambda: self.store.add_action(
+                row, hand_result=hand_result(hand) if hand.ended else None,
                 totals=match.totals() if hand.ended else None, match_over=over,
-                room_code=self.code)
-        except Exception:
-            log.exception("room %s: could not store %s; undone", self.code, action)
+                room_code=self.code), f"{by} {action}")
+        if not stored:
             match.hands[-1] = before
+            if by != BY_PLAYER:  # nobody would ask again: the pacer tries it later
+                wait = self.pacer.stalled(seat, by)
+                self.seats.send_all(protocol.error(
+                    protocol.STORAGE, f"the server could not store a move of seat {seat}; "
+                                      f"it tries again in {wait:g} s"))
             return protocol.STORAGE, "the server could not store the action; try again", None
         self.stats["accepted"] += 1
         self.version += len(events)
@@ -373,6 +378,29 @@ class Room(Actor):
                 self.finish()
         return None
 
+    async def stored(self, write: Callable[[], Awaitable[Any]], what: str) -> bool:
+        """Run ``write()`` (a store write), trying again ``config.store_retries`` times after
+        ``config.store_backoff`` seconds, doubled each time (a locked or busy database, a
+        lost connection). True once it is stored; False (logged in one line) if every try
+        failed. The room's task waits meanwhile: nothing else changes the room."""
+        delay = self.config.store_backoff
+        for attempt in range(self.config.store_retries + 1):
+            try:
+                await write()
+                self.stats["store_failures"] = 0
+                return True
+            except Exception as exc:
+                if attempt == self.config.store_retries:
+                    self.stats["store_failures"] = self.stats.get("store_failures", 0) + 1
+                    log.warning("room %s: could not store %s after %d tries: %r", self.code,
+                                what, attempt + 1, exc)
+                    return False
+                log.info("room %s: storing %s failed (%r); again in %g s", self.code, what,
+                         exc, delay)
+                await asyncio.sleep(delay)
+                delay *= 2
+        return False
+
     def broadcast(self, acks: dict[int, str | None] | None = None) -> None:
         """Send every connected seat its new events and view (:meth:`Sender.broadcast`)."""
         self.sender.broadcast(acks)
@@ -384,13 +412,14 @@ class Room(Actor):
         if self.match is not None:
             return
         match = new_match(self.rules, self.walls, self.next_match_id, self.opening)
-        try:
-            await self.store.start_match(
+        if not await self.stored(lambda: self.store.start_match(
                 self.code, match_row(self.next_match_id, self.code, self.rules,
                                      self.seats.players()),
-                hand_row(self.next_match_id, 0, match.hand, match.fair[0]))
-        except Exception:
-            log.exception("room %s: could not store the new match", self.code)
+                hand_row(self.next_match_id, 0, match.hand, match.fair[0])), "the new match"):
+            self.seats.send_all(protocol.error(
+                protocol.STORAGE, "the server could not store the new match; it tries again"))
+            self.clock.call_later(self.config.stalled_retry,
+                                  lambda: self.post_nowait(self._try_start))
             return
         self.match, self.match_id, self.status = match, self.next_match_id, PLAYING
         self.version = len(match.hand.events)
@@ -410,11 +439,8 @@ class Room(Actor):
                 or self.seats.paused()):
             return
         hand = match.next_hand()
-        try:
-            await self.store.add_hand(hand_row(self.match_id, match.number, hand,
-                                               match.fair[-1]))
-        except Exception:
-            log.exception("room %s: could not store hand %d", self.code, match.number)
+        row = hand_row(self.match_id, match.number, hand, match.fair[-1])
+        if not await self.stored(lambda: self.store.add_hand(row), f"hand {match.number}"):
             match.drop_last()
             self.pacer.retry_next(version)
             return

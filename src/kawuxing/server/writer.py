@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 log = logging.getLogger("kawuxing.server.db")
@@ -29,8 +30,11 @@ class Writer:
     """The one writer: a task that runs queued write operations, several per transaction.
 
     :meth:`submit` returns once the operation's transaction is committed (its result), or
-    raises what the operation raised. A failed batch is retried one operation per transaction,
-    so one bad write does not fail the others.
+    raises what the operation raised. A batch that failed for one of its writes (a constraint,
+    a bad value) is retried one operation per transaction, so one bad write does not fail the
+    others; a batch that failed because the database could not be written at all (locked,
+    gone: :func:`transient`) fails as a whole at once — each caller retries, and a lock is
+    not waited for once per write.
     """
 
     def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH) -> None:
@@ -84,8 +88,9 @@ class Writer:
                     results = await self._commit(conn, [op for op, _ in live])
                 except Exception as exc:
                     conn = await _discard(conn)
-                    if len(live) == 1:
-                        _settle(live[0][1], error=exc)
+                    if len(live) == 1 or transient(exc):
+                        for _, fut in live:
+                            _settle(fut, error=exc)
                         continue
                     for op, fut in live:  # isolate the failing write
                         try:
@@ -121,6 +126,15 @@ class Writer:
                        commit_ms_p99=round(times[int(0.99 * (len(times) - 1))], 2),
                        commit_ms_max=round(times[-1], 2))
         return out
+
+
+def transient(exc: BaseException) -> bool:
+    """True for a failure of the database rather than of one write: SQLite locked or busy,
+    the connection lost (SQLAlchemy ``OperationalError``/``InterfaceError``, or a connection
+    invalidated), a timeout."""
+    if isinstance(exc, (OperationalError, InterfaceError, TimeoutError, OSError)):
+        return True
+    return bool(getattr(exc, "connection_invalidated", False))
 
 
 async def _discard(conn: AsyncConnection | None) -> None:
