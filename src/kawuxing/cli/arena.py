@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -68,22 +69,28 @@ def arena(
 
 
 def print_report(report: ArenaReport) -> None:
-    """The two rich tables (pairs, bots) and a summary line on stdout."""
+    """The rich tables (pairs; bots' play; bots' decisions and rating) and a summary line on
+    stdout; piped output is not cut to 80 columns."""
+    # piped or redirected: a wide console (rich would cut to 80 columns); a terminal's own width
+    console = out if out.is_terminal else Console(soft_wrap=True, width=max(out.width, 160))
     pairs = Table("a", "b", "mean diff/hand", "95% CI", "deals", "hands",
                   title="pairs (a − b, base units per hand)")
     for p in report.pairs:
         pairs.add_row(p.a, p.b, f"{p.mean_diff:+.3f}", _ci(p.ci95), str(p.deals), str(p.hands))
-    out.print(pairs)
-    table = Table("bot", "mean/hand", "95% CI", "win", "deal-in", "包胡 paid", "包胡 won",
-                  "亮倒", "avg ×", "ms/decision", "p99 ms", "rating μ", "σ", "ordinal",
-                  title="bots (per seat-hand)")
+    console.print(pairs)
+    play = Table("bot", "mean/hand", "95% CI", "win", "deal-in", "包胡 paid", "包胡 won", "亮倒",
+                 "avg ×", title="bots (rates per seat-hand)")
+    speed = Table("bot", "ms/decision", "p99 ms", "CPU ms", "rating μ", "σ", "ordinal",
+                  title="bots (decision time, openskill rating)")
     for b in report.per_bot.values():
-        table.add_row(b.bot, f"{b.mean:+.3f}", _ci(b.ci95), f"{b.win_rate:.1%}",
-                      f"{b.deal_in_rate:.1%}", f"{b.bao_hu_paid:.1%}", f"{b.bao_hu_won:.1%}",
-                      f"{b.declare_rate:.1%}",
-                      "n/a" if b.avg_multiplier is None else f"{b.avg_multiplier:.2f}",
-                      f"{b.decision_ms:.3f}", f"{b.decision_p99_ms:.3f}", f"{b.rating[0]:.2f}",
-                      f"{b.rating[1]:.2f}", f"{b.rating[2]:.2f}")
-    out.print(table)
-    out.print(f"{report.deals} deals, {report.hands} hands, rules {report.rules}, "
+        play.add_row(b.bot, f"{b.mean:+.3f}", _ci(b.ci95), f"{b.win_rate:.1%}",
+                     f"{b.deal_in_rate:.1%}", f"{b.bao_hu_paid:.1%}", f"{b.bao_hu_won:.1%}",
+                     f"{b.declare_rate:.1%}",
+                     "n/a" if b.avg_multiplier is None else f"{b.avg_multiplier:.2f}")
+        speed.add_row(b.bot, f"{b.decision_ms:.3f}", f"{b.decision_p99_ms:.3f}",
+                      f"{b.cpu_ms:.3f}", f"{b.rating[0]:.2f}", f"{b.rating[1]:.2f}",
+                      f"{b.rating[2]:.2f}")
+    console.print(play)
+    console.print(speed)
+    console.print(f"{report.deals} deals, {report.hands} hands, rules {report.rules}, "
               f"seed {report.seed}, {report.seconds:.1f} s", highlight=False)
