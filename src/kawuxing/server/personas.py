@@ -41,7 +41,8 @@ class Persona:
         return {fold(self.zh), fold(self.en)}
 
     def public(self) -> dict:
-        """What a seat's public dict carries: ``{"id": "lao_zhang", "key": "persona_lao_zhang"}``."""
+        """What a seat's public dict carries:
+        ``{"id": "lao_zhang", "key": "persona_lao_zhang"}``."""
         return {"id": self.id, "key": self.key}
 
 
@@ -49,10 +50,14 @@ class Persona:
 # (爹爹 and 婆婆 are Wuhan for grandpa and grandma, 伢 a child, 幺妹 the youngest sister, 老表 a
 # cousin or mate).
 POOLS: dict[tuple[str, int | None], tuple[Persona, ...]] = {
-    ("random", None): (Persona("xiao_ya", "小伢", "Xiao Ya"), Persona("mao_mao", "毛毛", "Maomao"),
-                       Persona("yao_mei", "幺妹", "Yaomei"), Persona("xiao_pang", "小胖", "Xiao Pang")),
-    ("heuristic", 1): (Persona("xiao_wang", "小王", "Xiao Wang"), Persona("xiao_li", "小李", "Xiao Li"),
-                       Persona("xiao_chen", "小陈", "Xiao Chen"), Persona("xiao_liu", "小刘", "Xiao Liu")),
+    ("random", None): (Persona("xiao_ya", "小伢", "Xiao Ya"),
+                       Persona("mao_mao", "毛毛", "Maomao"),
+                       Persona("yao_mei", "幺妹", "Yaomei"),
+                       Persona("xiao_pang", "小胖", "Xiao Pang")),
+    ("heuristic", 1): (Persona("xiao_wang", "小王", "Xiao Wang"),
+                       Persona("xiao_li", "小李", "Xiao Li"),
+                       Persona("xiao_chen", "小陈", "Xiao Chen"),
+                       Persona("xiao_liu", "小刘", "Xiao Liu")),
     ("heuristic", 2): (Persona("lao_biao", "老表", "Lao Biao"),
                        Persona("wang_shifu", "王师傅", "Wang Shifu"),
                        Persona("li_jie", "李姐", "Li Jie"), Persona("hu_ge", "胡哥", "Hu Ge")),

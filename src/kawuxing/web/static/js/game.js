@@ -13,7 +13,7 @@ import { onLangChange, t } from './i18n.js';
 import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
-import { actionGroups, declareChoices, handLayout, KEYS_HELP, playerName, renderTable } from './table.js';
+import { actionGroups, avatarEl, declareChoices, handLayout, KEYS_HELP, playerLabel, renderTable } from './table.js';
 import { closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
@@ -396,7 +396,8 @@ export class Game {
     const seats = el('ol', 'seat-list');
     (this.s.players || []).forEach((p, i) => {
       const li = el('li', p.kind === 'open' ? 'open' : '');
-      li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerName(this.s.players, i)));
+      li.appendChild(avatarEl(this.s.players, i));
+      li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerLabel(this.s.players, i)));
       if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
       if (p.kind === 'human') li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
       seats.appendChild(li);

@@ -8,9 +8,7 @@ import { el } from './dom.js';
 import { lang, t, transferText } from './i18n.js';
 import { tileEl, tileRow } from './tiles.js';
 import { parseTiles } from './notation.js';
-import { playerName, positionLabel } from './table.js';
-
-export const SEAT_COLORS = ['#e8643c', '#3d9be0', '#e0b43a'];
+import { avatarEl, playerLabel, playerName, positionLabel, SEAT_COLORS } from './table.js';
 
 function signed(n) { return (n > 0 ? '+' : '') + n; }
 
@@ -369,7 +367,9 @@ export function matchEndEl(ctx) {
   for (const s of order) {
     const li = el('li', null);
     li.dataset.seat = s;
-    li.appendChild(el('span', 'sname', playerName(ctx.players, s)));
+    const who = el('span', 'who');
+    who.append(avatarEl(ctx.players, s), el('span', 'sname', playerLabel(ctx.players, s)));
+    li.appendChild(who);
     const v = ctx.totals[s];
     li.appendChild(el('span', 'stotal ' + (v > 0 ? 'plus' : v < 0 ? 'minus' : ''), signed(v)));
     li.style.borderColor = SEAT_COLORS[s];
