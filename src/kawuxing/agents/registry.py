@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .base import Agent
+from .expert import ExpertAgent
 from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 
@@ -46,6 +47,9 @@ BOTS: tuple[Bot, ...] = (
     Bot("heuristic", "shanten and effective tiles; level 2 adds the value of the waits and "
         "declares 亮倒 (R8); level 3 adds defence against declared hands",
         lambda level, seed: HeuristicAgent(level, seed), levels=(1, 2, 3), default_level=3),
+    Bot("expert", "expected base units for every decision: hand value, kong money, 包胡 both "
+        "ways, 荒庄 compensation, the race against the wall, the danger of each discard",
+        lambda level, seed: ExpertAgent(seed)),
 )
 BY_NAME: dict[str, Bot] = {bot.name: bot for bot in BOTS}
 AGENT_NAMES: tuple[str, ...] = tuple(BY_NAME)

@@ -1,0 +1,275 @@
+"""The expert's decisions: every legal action of a seat with its expected value in base units
+and the reasons, best first (RULES.md R4-R11). The bot plays the first; hints show them all.
+
+A discard is worth what the hand left is worth (:class:`.value.Valuer`) if nobody wins on it,
+less what it pays if someone does (:func:`.danger.discard_danger`); 亮倒 compares the declared
+race with the concealed one (R8); a pung or kong compares the hand after it (and its kong
+money, R6) with passing; a win is its money. Only the seat's Observation is read (R13).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...engine.actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN,
+                               Action)
+from ...engine.observation import Observation
+from ...melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG
+from ...scoring import DISCARD as BY_DISCARD
+from ...scoring import ROBBING_KONG, SELF_DRAW, ScoringError, WinningHand, score_hand
+from ...shapes import shanten
+from ...tiles import tile_str, tiles_of
+from .danger import Danger, discard_danger
+from .table import DEFAULT_PARAMS, Params, Table
+from .value import MeldKey, Valuer, ready_race
+
+NO_DANGER = Danger(0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action with its expected value ``ev`` (base units, from now to the end of the
+    hand) and ``reasons``: ``(code, params)`` pairs a client translates —
+
+    ``win`` {money}; ``ready`` {waits: [[tile, live, ×self-draw, ×discard]], declared};
+    ``shanten`` {n, live}; ``danger`` {chance, cost}; ``kong`` {money}; ``declare`` {gain};
+    ``pass``; ``piao`` {edge}; ``forced`` (a declared hand discards its draw, R8.2).
+    """
+
+    action: Action
+    ev: float
+    reasons: tuple[tuple[str, dict], ...] = field(default=())
+
+    def text(self) -> str:
+        """The reasons in plain English, e.g. ``"ready on 5p (3 live, ×2/×2); danger 12%"``."""
+        parts = []
+        for code, p in self.reasons:
+            if code == "win":
+                parts.append(f"win now: {p['money']:g} base units")
+            elif code == "ready":
+                waits = ", ".join(f"{w} ({n} live, ×{s}" + (f"/×{d}" if d else ", self-draw only")
+                                  + ")" for w, n, s, d in p["waits"])
+                parts.append(("declared " if p["declared"] else "") + "ready on "
+                             + (waits or "nothing live"))
+            elif code == "shanten":
+                parts.append(f"{p['n']} from ready, {p['live']} live tiles help")
+            elif code == "danger":
+                parts.append(f"danger {p['chance']:.0%} (expected loss {p['cost']:.2f})")
+            elif code == "kong":
+                parts.append(f"kong money {p['money']:g}")
+            elif code == "declare":
+                parts.append(f"亮倒 gains {p['gain']:+.2f}")
+            elif code == "pass":
+                parts.append("keep the hand")
+            elif code == "piao":
+                parts.append(f"漂 edge {p['edge']:+.2f} a unit")
+            elif code == "forced":
+                parts.append("a declared hand discards its draw (R8.2)")
+        return "; ".join(parts)
+
+    def to_json(self) -> dict:
+        """``{"action": [...], "ev": 1.23, "reasons": [{"code": ..., ...}], "text": "..."}``."""
+        return {"action": self.action.to_json(), "ev": round(self.ev, 3),
+                "reasons": [{"code": c, **p} for c, p in self.reasons], "text": self.text()}
+
+
+def rank_actions(obs: Observation, legal: list[Action], after_kong: bool = False,
+                 explain: bool = False, params: Params = DEFAULT_PARAMS) -> list[Choice]:
+    """Every action of ``legal`` (never empty) with its expected value, best first (ties: the
+    order of ``legal``). ``after_kong``: my turn follows my own kong (杠上炮 risk on my
+    discard, R9.1). ``explain``: fill the reasons (slower: hints), else only what is cheap."""
+    brain = _Brain(obs, after_kong, explain, params)
+    choices = brain.rank(legal)
+    order = {a: i for i, a in enumerate(legal)}
+    choices.sort(key=lambda c: (-_rank_value(c), order[c.action]))
+    return choices
+
+
+def _rank_value(choice: Choice) -> float:
+    """The sort key: a win now counts double and one more (a win in hand against the
+    model's estimate of waiting, under 漏胡 R7.5), everything else its ``ev``."""
+    return 2 * choice.ev + 1 if choice.action.verb == WIN else choice.ev
+
+
+class _Brain:
+    def __init__(self, obs: Observation, after_kong: bool, explain: bool,
+                 params: Params) -> None:
+        self.obs = obs
+        self.t = Table(obs, params)
+        self.me = obs.seat
+        self.after_kong = after_kong
+        self.explain = explain
+        self.declared = obs.declared[obs.seat]
+        self.melds: MeldKey = tuple((kind, tile) for kind, tile in obs.melds[obs.seat])
+        self.valuer = Valuer(self.t, self.melds, self.declared)
+
+    def rank(self, legal: list[Action]) -> list[Choice]:
+        verbs = {a.verb for a in legal}
+        if PIAO in verbs:
+            return [self._piao(a) for a in legal]
+        if self.obs.phase in ("claim", "rob"):
+            return [self._answer(a) for a in legal]
+        return [self._turn(a, len(legal)) for a in legal]
+
+    # --- 漂 (R11.1) -----------------------------------------------------------------------
+    def _piao(self, a: Action) -> Choice:
+        """漂 is a side bet paid with every hand value: worth raising when my hand is more
+        likely to win than to pay. Edge per unit: wins × 1.3 payers − others' wins × 0.8."""
+        sh = shanten(list(self.obs.concealed), 0)
+        win = {0: 0.5, 1: 0.5, 2: 0.38, 3: 0.3}.get(sh, 0.22)
+        edge = win * 1.3 - (0.7 - win) * 0.8
+        return Choice(a, (a.piao or 0) * edge, (("piao", {"edge": round(edge, 3)}),))
+
+    # --- my turn --------------------------------------------------------------------------
+    def _turn(self, a: Action, n_legal: int) -> Choice:
+        obs, t = self.obs, self.t
+        counts = list(obs.concealed)
+        if a.verb == WIN:
+            return self._self_draw(a, counts)
+        if a.verb == CONCEALED_KONG:
+            return self._kong(a, counts, 4, MELD_CONCEALED_KONG, 2 * 2 * t.base, NO_DANGER)
+        if a.verb == ADDED_KONG:
+            danger = (discard_danger(t, a.tile, me_declared=self.declared, robbing=True)
+                      if t.rules.robbing_kong else NO_DANGER)
+            return self._kong(a, counts, 1, MELD_ADDED_KONG, 2 * t.base, danger)
+        return self._discard(a, counts, n_legal == 1)
+
+    def _self_draw(self, a: Action, counts: list[int]) -> Choice:
+        obs, t = self.obs, self.t
+        tile = obs.drawn if obs.drawn is not None else next(k for k, c in enumerate(counts) if c)
+        counts[tile] -= 1
+        m = self._multiplier(counts, tile, SELF_DRAW, last=obs.wall_left == 0)
+        money = t.self_draw_money(m)
+        return Choice(a, money, (("win", {"money": money}),))
+
+    def _discard(self, a: Action, counts: list[int], forced: bool) -> Choice:
+        t = self.t
+        counts[a.tile] -= 1
+        danger = discard_danger(t, a.tile, self.after_kong, self.declared or a.declare)
+        draws = t.draws_left((self.me + 1) % 3)
+        if a.declare:
+            entries = self.valuer.entries(counts)
+            value = ready_race(t, entries, True).value(draws)
+        else:
+            value = self.valuer.hand(counts, draws)
+        ev = (1 - danger.chance) * value - danger.cost + 0.001 * len(a.hidden)
+        reasons = []
+        if self.explain or forced:
+            reasons = self._hand_reasons(counts, a.declare or self.declared)
+            if a.declare:
+                concealed = self.valuer.hand(counts, draws)
+                reasons.append(("declare", {"gain": round(value - concealed, 3)}))
+            if forced and self.declared:
+                reasons.append(("forced", {}))
+        if danger.chance > 0.005:
+            reasons.append(("danger", {"chance": round(danger.chance, 3),
+                                       "cost": round(danger.cost, 3)}))
+        return Choice(a, ev, tuple(reasons))
+
+    def _kong(self, a: Action, counts: list[int], taken: int, kind: str, money: float,
+              danger: Danger) -> Choice:
+        t = self.t
+        if self.after_kong:
+            money *= 2  # 杠上杠 (R6.5), at least the second of the chain
+        counts[a.tile] -= taken
+        melds = tuple((MELD_ADDED_KONG, tile) if (k == MELD_PUNG and tile == a.tile
+                                                  and kind == MELD_ADDED_KONG) else (k, tile)
+                      for k, tile in self.melds)
+        if kind != MELD_ADDED_KONG:
+            melds += ((kind, a.tile),)
+        value = self.valuer.hand(counts, self._after_replacement(), melds)
+        ev = (1 - danger.chance) * (money + value) - danger.cost
+        reasons = [("kong", {"money": money})]
+        if self.explain:
+            reasons += self._hand_reasons(counts, self.declared, melds)
+        if danger.chance > 0.005:
+            reasons.append(("danger", {"chance": round(danger.chance, 3),
+                                       "cost": round(danger.cost, 3)}))
+        return Choice(a, ev, tuple(reasons))
+
+    def _after_replacement(self) -> int:
+        """My draws after a kong: the replacement now (R4.4), then one in three of the rest."""
+        wall = self.obs.wall_left - 1
+        return 1 + (0 if wall <= 2 else (wall - 2 + 2) // 3)
+
+    # --- a discard or a kong on the table -------------------------------------------------
+    def _answer(self, a: Action) -> Choice:
+        obs, t = self.obs, self.t
+        discarder, tile, robbing = obs.table
+        counts = list(obs.concealed)
+        if a.verb == WIN:
+            m = self._multiplier(counts, tile, ROBBING_KONG if robbing else BY_DISCARD,
+                                 last=obs.wall_left == 0)
+            money = t.discard_money(m, discarder, t.bao_hu_on(discarder, self.declared))
+            return Choice(a, money, (("win", {"money": money}),))
+        if a.verb == PASS:
+            value = self.valuer.hand(counts, t.draws_left((discarder + 1) % 3))
+            reasons = [("pass", {})] + (self._hand_reasons(counts, self.declared)
+                                        if self.explain else [])
+            return Choice(a, value, tuple(reasons))
+        if a.verb == KONG:
+            counts[tile] -= 3
+            melds = self.melds + ((MELD_EXPOSED_KONG, tile),)
+            money = t.rules.direct_kong_pay * t.base
+            value = self.valuer.hand(counts, self._after_replacement(), melds)
+            reasons = [("kong", {"money": money})]
+            if self.explain:
+                reasons += self._hand_reasons(counts, self.declared, melds)
+            return Choice(a, money + value, tuple(reasons))
+        # PUNG (R4.2): then a discard without a draw (R4.4)
+        counts[tile] -= 2
+        melds = self.melds + ((MELD_PUNG, tile),)
+        draws = t.draws_left((self.me + 1) % 3)
+        best = None
+        for k in t.kinds:
+            if not counts[k]:
+                continue
+            danger = discard_danger(t, k)
+            counts[k] -= 1
+            ev = (1 - danger.chance) * self.valuer.hand(counts, draws, melds) - danger.cost
+            counts[k] += 1
+            if best is None or ev > best[0]:
+                best = (ev, k)
+        ev, k = best if best is not None else (0.0, None)
+        reasons = []
+        if self.explain and k is not None:
+            counts[k] -= 1
+            reasons = self._hand_reasons(counts, False, melds)
+            counts[k] += 1
+        return Choice(a, ev, tuple(reasons))
+
+    # --- helpers --------------------------------------------------------------------------
+    def _multiplier(self, counts: list[int], tile: int, win_by: str, last: bool) -> int:
+        """The capped multiplier of my win on ``tile`` (``counts`` without it)."""
+        from ...melds import Meld
+
+        try:
+            v = score_hand(WinningHand(tuple(tiles_of(counts)), tile, win_by,
+                                       tuple(Meld(k, m) for k, m in self.melds),
+                                       after_kong=self.after_kong and win_by == SELF_DRAW,
+                                       last_tile=last, declared=self.declared), self.t.rules)
+        except ScoringError:
+            return 1
+        return max(1, v.multiplier)
+
+    def _hand_reasons(self, counts: list[int], declared: bool,
+                      melds: MeldKey | None = None) -> list[tuple[str, dict]]:
+        """``ready`` with its waits, or ``shanten`` with the live tiles that help."""
+        t = self.t
+        melds = self.melds if melds is None else melds
+        sh = shanten(counts, len(melds))
+        if sh <= 0:
+            entries = self.valuer.entries(counts, melds)
+            return [("ready", {"waits": [
+                [tile_str(e.tile), t.live[e.tile],
+                 e.declared_self_draw if declared else e.self_draw,
+                 e.declared_discard if declared else e.discard] for e in entries],
+                "declared": declared})]
+        live = 0
+        for d in t.kinds:
+            if t.live[d]:
+                counts[d] += 1
+                if shanten(counts, len(melds)) < sh:
+                    live += t.live[d]
+                counts[d] -= 1
+        return [("shanten", {"n": sh, "live": live})]

@@ -1,0 +1,320 @@
+"""The expected value of a hand, in base units, for the expert bot (RULES.md R7-R10).
+
+A *waiting hand* here is my concealed hand between two draws (13 − 3 × melds tiles). Its
+value is what I expect to collect from here on by winning it, less what declaring it costs
+(feeding a declared opponent at double R8.4, 荒庄 compensation R10.2), under a simple race:
+every round I draw once (one chance in ``unseen`` per live copy), the opponents discard (a
+hidden wait is fed more often than a declared one, R8.1) and an opponent may end the hand
+(:attr:`Table.hazard`).
+
+- Ready (0 from winning): exact waits, live copies and multipliers (self-draw and on a
+  discard: a ×1 wait wins only by self-draw, R7.3), concealed or declared (亮倒 ×2, 包胡).
+- One from ready: every live draw that makes it ready, with the best discard then.
+- Farther: a typical path (live effective tiles now, typical ones after) to a typical ready
+  hand of the hand's value potential (七对, 清一色, 碰碰胡).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...melds import Meld
+from ...rules import RuleSet
+from ...scoring import DISCARD, SELF_DRAW, WinningHand, score_hand
+from ...shapes import seven_pairs_shanten, shanten, standard_shanten, waits
+from ...tiles import DRAGON_BASE, tiles_of
+from .table import Table
+
+MeldKey = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class WaitEntry:
+    """One wait of a ready hand: ``tile``; capped multipliers by self-draw and on a discard
+    (0: a discard win is not allowed, R7.3), concealed and after 亮倒 (R8.4)."""
+
+    tile: int
+    self_draw: int
+    discard: int
+    declared_self_draw: int
+    declared_discard: int
+
+
+@lru_cache(maxsize=1 << 16)
+def wait_entries(counts: bytes, melds: MeldKey, rules: RuleSet) -> tuple[WaitEntry, ...]:
+    """The waits of a concealed hand (``counts``: 30 bytes) with declared ``melds`` and each
+    wait's multipliers (R9); ``()`` when not ready. Bounded cache."""
+    concealed = list(counts)
+    held = list(concealed)
+    meld_objs = tuple(Meld(kind, tile) for kind, tile in melds)
+    for m in meld_objs:
+        held[m.tile] += m.size
+    tiles = tuple(tiles_of(concealed))
+    out = []
+    for w in waits(concealed, held):
+        values = []
+        for declared in (False, True):
+            for win_by in (SELF_DRAW, DISCARD):
+                v = score_hand(WinningHand(tiles, w, win_by, meld_objs, declared=declared), rules)
+                values.append(v.multiplier if v.legal else 0)
+        out.append(WaitEntry(w, *values))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Race:
+    """One ready hand in the race: per round ``gain`` (expected money won, less expected money
+    fed), ``stay`` (chance the hand goes on), and ``draw_money`` (my 荒庄 share, R10.2)."""
+
+    gain: float
+    stay: float
+    draw_money: float
+
+    def value(self, draws: int) -> float:
+        """Expected base units over ``draws`` more draws of mine, then 荒庄 (R5.5, R10)."""
+        if draws <= 0:
+            return self.draw_money
+        s = self.stay
+        last = s ** draws
+        return self.gain * (1 - last) / (1 - s) + last * self.draw_money
+
+
+BLIND_WAITS = 2.0  # live tiles per ready concealed opponent that would win on my discard
+BLIND_COST = 2.5  # their typical multiplier then
+
+
+def ready_race(t: Table, entries: tuple[WaitEntry, ...], declared: bool) -> Race:
+    """The :class:`Race` of a ready hand with these waits, concealed or declared (R8)."""
+    p = t.params
+    p_self = gain = 0.0
+    for e in entries:
+        c = t.draw_chance(e.tile)
+        m = e.declared_self_draw if declared else e.self_draw
+        if m:
+            p_self += c
+            gain += c * t.self_draw_money(m)
+    p_ron = 0.0
+    for o in t.opponents:
+        # a declared opponent discards every draw (R8.2); a concealed one avoids a declared wait
+        rate = 1.0 if t.declared[o] else (p.ron_declared if declared else p.ron_concealed)
+        bao = t.bao_hu_on(o, declared)
+        for e in entries:
+            m = e.declared_discard if declared else e.discard
+            if m:
+                c = rate * t.draw_chance(e.tile)
+                p_ron += c
+                gain += c * t.discard_money(m, o, bao)
+    p_loss = 0.0
+    mine = {e.tile for e in entries}
+    for o in t.opponents:
+        if t.declared[o] and declared:
+            # I must discard every draw (R8.2): a draw of their wait feeds them (包胡, R8.4)
+            fed = sum(t.draw_chance(w) for w in t.obs.waits[o] if w not in mine)
+            p_loss += fed
+            gain -= fed * declared_feed_cost(t, o)
+        elif not t.declared[o]:
+            blind = t.ready[o] * BLIND_WAITS / t.unseen * (1.0 if declared else 0.5)
+            p_loss += blind
+            gain -= blind * (t.base * BLIND_COST + t.piao_units(o))
+    stay = max(0.02, 1.0 - p_self - p_ron - p_loss - t.hazard)
+    return Race(gain, stay, t.compensation(declared))
+
+
+def declared_feed_cost(t: Table, o: int) -> float:
+    """What feeding declared opponent ``o`` costs me as a declared discarder: 包胡 double
+    unless ``mutual_declared`` is single (R8.4, R8.5), at a typical ×4 (亮倒 ×2 × ×2)."""
+    double = t.rules.mutual_declared != "single"
+    return t.base * 4 * (2 if double else 1) + t.piao_units(o)
+
+
+def ready_value(t: Table, entries: tuple[WaitEntry, ...], draws: int,
+                can_declare: bool = True) -> tuple[float, bool]:
+    """(value, declare?) of a ready hand: the better of staying concealed and declaring 亮倒
+    (R8.1) now, in base units over ``draws`` draws."""
+    concealed = ready_race(t, entries, False).value(draws)
+    if not can_declare:
+        return concealed, False
+    declared = ready_race(t, entries, True).value(draws)
+    return (declared, True) if declared > concealed else (concealed, False)
+
+
+class Valuer:
+    """Values waiting hands for one decision (memoised within it)."""
+
+    def __init__(self, t: Table, melds: MeldKey, declared: bool) -> None:
+        self.t = t
+        self.melds = melds
+        self.declared = declared
+        self._memo: dict[tuple, float] = {}
+
+    def entries(self, counts: list[int], melds: MeldKey | None = None) -> tuple[WaitEntry, ...]:
+        """:func:`wait_entries` of a concealed hand."""
+        return wait_entries(bytes(counts), self.melds if melds is None else melds,
+                            self.t.rules)
+
+    def hand(self, counts: list[int], draws: int, melds: MeldKey | None = None) -> float:
+        """Expected base units of the waiting hand ``counts`` with ``draws`` draws left, the
+        best declaration choice later included."""
+        melds = self.melds if melds is None else melds
+        key = (bytes(counts), melds, draws)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._hand(counts, draws, melds)
+        return found
+
+    def _hand(self, counts: list[int], draws: int, melds: MeldKey) -> float:
+        n_melds = len(melds)
+        sh = shanten(counts, n_melds)
+        t = self.t
+        if sh <= 0:
+            entries = wait_entries(bytes(counts), melds, t.rules)
+            if self.declared:
+                return ready_race(t, entries, True).value(draws)
+            # declaring later (with a later discard) is one draw less of the declared race
+            concealed = ready_race(t, entries, False).value(draws)
+            later = ready_race(t, entries, True).value(draws - 1)
+            return max(concealed, later)
+        if sh == 1:
+            return self._one_away(counts, draws, melds)
+        return self._far(counts, draws, melds, sh)
+
+    def _one_away(self, counts: list[int], draws: int, melds: MeldKey) -> float:
+        """Every live draw that makes the hand ready, each with its best discard (R8.1 waits)."""
+        t = self.t
+        held = list(counts)
+        for kind, tile in melds:
+            held[tile] += 4 if kind != "pung" else 3
+        n_melds = len(melds)
+        hits: list[tuple[float, Race, Race]] = []
+        for d in t.kinds:
+            c = t.draw_chance(d)
+            if not c or held[d] >= 4:
+                continue
+            counts[d] += 1
+            try:
+                if shanten(counts, n_melds) > 0:
+                    continue
+                best = None
+                for k in t.kinds:
+                    if not counts[k]:
+                        continue
+                    counts[k] -= 1
+                    entries = wait_entries(bytes(counts), melds, t.rules)
+                    counts[k] += 1
+                    if not entries:
+                        continue
+                    conc = ready_race(t, entries, False)
+                    decl = ready_race(t, entries, True)
+                    score = max(conc.value(draws - 1), decl.value(draws - 1))
+                    if best is None or score > best[0]:
+                        best = (score, conc, decl)
+                if best is not None:
+                    hits.append((c, best[1], best[2]))
+            finally:
+                counts[d] -= 1
+        return _series(hits, draws, t.hazard, t.compensation(False))
+
+    def _far(self, counts: list[int], draws: int, melds: MeldKey, sh: int) -> float:
+        """A typical path: live effective tiles now, typical ones later, to a typical ready
+        hand of this hand's value potential (:func:`potential`)."""
+        t = self.t
+        p = t.params
+        n_melds = len(melds)
+        live = 0
+        held = list(counts)
+        for kind, tile in melds:
+            held[tile] += 4 if kind != "pung" else 3
+        for d in t.kinds:
+            if t.live[d] and held[d] < 4:
+                counts[d] += 1
+                if shanten(counts, n_melds) < sh:
+                    live += t.live[d]
+                counts[d] -= 1
+        m = potential(counts, melds)
+        waits_live = min(p.typical_waits, t.unseen)
+        share = waits_live / t.unseen
+        entry_conc = (m, m if m >= t.rules.min_multiplier_discard_win else 0)
+        typical = (WaitEntry(-1, entry_conc[0], entry_conc[1], 2 * m, 2 * m),)
+        conc = _typical_race(t, typical, share, False)
+        decl = _typical_race(t, typical, share, True)
+        # value by steps: f[s][n] for n = 0..draws
+        ready = [max(conc.value(n), decl.value(n)) for n in range(draws + 1)]
+        level = ready
+        typical_hit = min(0.9, p.far_effective / t.unseen)
+        for step in range(sh, 0, -1):
+            hit = min(0.9, live / t.unseen) if step == sh else typical_hit
+            stay = max(0.0, 1.0 - hit - t.hazard)
+            nxt = [0.0] * (draws + 1)
+            for n in range(1, draws + 1):
+                total, carry = 0.0, 1.0
+                for r in range(1, n + 1):
+                    total += carry * hit * level[n - r]
+                    carry *= stay
+                nxt[n] = total + carry * t.compensation(False)
+            nxt[0] = t.compensation(False)
+            level = nxt
+        return level[draws]
+
+
+def _typical_race(t: Table, entries: tuple[WaitEntry, ...], share: float,
+                  declared: bool) -> Race:
+    """A ready race whose one wait stands for ``share`` of the unseen tiles."""
+    race = ready_race(t, (), declared)
+    e = entries[0]
+    m_self = e.declared_self_draw if declared else e.self_draw
+    gain = race.gain + share * t.self_draw_money(m_self)
+    p_win = share
+    m_dis = e.declared_discard if declared else e.discard
+    if m_dis:
+        for o in t.opponents:
+            rate = 1.0 if t.declared[o] else (t.params.ron_declared if declared
+                                              else t.params.ron_concealed)
+            c = rate * share
+            p_win += c
+            gain += c * t.discard_money(m_dis, o, t.bao_hu_on(o, declared))
+    return Race(gain, max(0.02, race.stay - p_win), race.draw_money)
+
+
+def _series(hits: list[tuple[float, Race, Race]], draws: int, hazard: float,
+            draw_money: float) -> float:
+    """Σ over my next draws r: (no hit before) × Σ hits (chance × best ready value after r)."""
+    p_hit = sum(c for c, _, _ in hits)
+    stay = max(0.0, 1.0 - p_hit - hazard)
+    total, carry = 0.0, 1.0
+    for r in range(1, draws + 1):
+        left = draws - r
+        total += carry * sum(c * max(conc.value(left), decl.value(left))
+                             for c, conc, decl in hits)
+        carry *= stay
+    return total + carry * draw_money
+
+
+def potential(counts: list[int], melds: MeldKey) -> int:
+    """The multiplier a far hand may reach (R9.1): ×4 on a 七对 route (seven pairs no
+    farther than the standard shape), ×2-×4 toward 清一色 (by the tiles off the main suit),
+    ×2 toward 碰碰胡 (melds, and pairs or triplets enough)."""
+    n_melds = len(melds)
+    m = 1
+    if not n_melds and seven_pairs_shanten(counts) <= standard_shanten(counts):
+        m = 4
+    suits = [0, 0, 0]
+    off = 0
+    for k, c in enumerate(counts):
+        if c:
+            if k >= DRAGON_BASE:
+                off += c
+            else:
+                suits[k // 9] += c
+    for kind, tile in melds:
+        if tile >= DRAGON_BASE:
+            off += 3
+        else:
+            suits[tile // 9] += 3
+    main = max(suits)
+    off += sum(suits) - main
+    if off <= 2:
+        m *= 4 - off
+    if n_melds and sum(1 for c in counts if c >= 2) >= 4 - n_melds:
+        m *= 2
+    return m
