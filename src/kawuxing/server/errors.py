@@ -1,13 +1,32 @@
-"""The one error a room, its seats and the room manager raise for a request they refuse."""
+"""The one error a room, its seats and the room manager raise for a request they refuse, and
+the codes of HTTP errors: every HTTP error body is ``{"detail": {"code", "message"}}``
+(docs/protocol.md "Errors")."""
 
 from __future__ import annotations
+
+# a code for a status when the raiser names none (e.g. Starlette's own 404 and 405)
+STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+                405: "method_not_allowed", 409: "conflict", 413: "too_large",
+                415: "unsupported_media_type", 422: "invalid", 429: "rate_limited",
+                500: "internal", 503: "unavailable"}
+
+
+def status_code_name(status: int) -> str:
+    """The default ``code`` of an HTTP ``status`` (``http_<status>`` for one not listed)."""
+    return STATUS_CODES.get(status, f"http_{status}")
 
 
 class RoomError(Exception):
     """A request the room refuses: ``status`` (an HTTP status: 403 not a seat, 409 taken or
-    not now, 422 bad input, 503 not stored) and ``message`` (English, for the client)."""
+    not now, 422 bad input, 503 not stored), ``message`` (English, for the client) and
+    ``code`` (machine-readable, e.g. ``room_full``; default from the status)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code or status_code_name(status)
+
+    def detail(self) -> dict:
+        """The ``detail`` of the HTTP error body: ``{"code", "message"}``."""
+        return {"code": self.code, "message": self.message}

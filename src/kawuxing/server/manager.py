@@ -61,18 +61,18 @@ class RoomManager:
         try:
             rules = RuleSet.preset(preset, **options)
         except (RulesError, TypeError) as exc:
-            raise RoomError(422, f"rules: {exc}") from None
+            raise RoomError(422, f"rules: {exc}", "bad_rules") from None
         seats = list(seats) if seats is not None else [HUMAN, DEFAULT_BOT, DEFAULT_BOT]
         if len(seats) != 3:
-            raise RoomError(422, f"seats: three entries; {SEAT_KINDS_HELP}")
+            raise RoomError(422, f"seats: three entries; {SEAT_KINDS_HELP}", "bad_seats")
         for spec in seats + [auto_bot]:
             if spec != HUMAN:
                 try:
                     check_bot(spec)
                 except ValueError as exc:
-                    raise RoomError(422, f"seats: {exc}; {SEAT_KINDS_HELP}") from None
+                    raise RoomError(422, f"seats: {exc}; {SEAT_KINDS_HELP}", "bad_seats") from None
         if auto_bot == HUMAN:
-            raise RoomError(422, "auto_bot: a bot name")
+            raise RoomError(422, "auto_bot: a bot name", "bad_seats")
         settings = RoomSettings(
             decision_seconds=self._seconds("decision_seconds", decision_seconds,
                                            self.config.decision_seconds),
@@ -82,15 +82,15 @@ class RoomManager:
         parsed_walls = None
         if walls is not None:
             if not self.config.allow_test_walls:
-                raise RoomError(422, "walls: this server does not take given walls")
+                raise RoomError(422, "walls: this server does not take given walls", "bad_walls")
             try:
                 parsed_walls = [parse_tiles(w) for w in walls]
             except ValueError as exc:
-                raise RoomError(422, f"walls: {exc}") from None
+                raise RoomError(422, f"walls: {exc}", "bad_walls") from None
         if nickname is not None:
             nickname = clean_nickname(nickname)
             if HUMAN not in seats:
-                raise RoomError(422, "nickname given but no seat is 'human'")
+                raise RoomError(422, "nickname given but no seat is 'human'", "bad_seats")
         code = new_room_code()
         while code in self.rooms or await self.store.room_row(code) is not None:
             code = new_room_code()
@@ -116,7 +116,8 @@ class RoomManager:
         low = self.config.min_decision_seconds if minimum is None else minimum
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not low <= value <= 600:
-            raise RoomError(422, f"{name}: a number of seconds from {low:g} to 600")
+            raise RoomError(422, f"{name}: a number of seconds from {low:g} to 600",
+                            "bad_time")
         return float(value)
 
     async def restore(self) -> int:

@@ -200,9 +200,9 @@ class Room(Actor):
             try:
                 fairness.check_entropy(entropy, allow_empty=False)
             except fairness.FairnessError as exc:
-                raise RoomError(422, str(exc)) from None
+                raise RoomError(422, str(exc), "bad_entropy") from None
         if not (self.waiting or self.playing):
-            raise RoomError(409, "the match of this room is over")
+            raise RoomError(409, "the match of this room is over", "match_over")
         slot, token = await self.seats.seat_player(self.store, self.code, nickname, seat,
                                                    self.settings.reserve_seconds)
         self.fair.with_join(slot.index, entropy, commitment)
@@ -231,14 +231,15 @@ class Room(Actor):
         :class:`RoomError` 403/409/422."""
         asker = self.seats.seat_of(token)
         if asker is None:
-            raise RoomError(403, "not a seat of this room")
+            raise RoomError(403, "not a seat of this room", "bad_token")
         if seat not in SEATS:
-            raise RoomError(422, "seat: 0, 1 or 2")
+            raise RoomError(422, "seat: 0, 1 or 2", "bad_seat")
         slot = self.seats[seat]
         if slot.kind != HUMAN or slot.conn is not None or asker == seat:
-            raise RoomError(409, "only a disconnected player's seat can be given to a bot")
+            raise RoomError(409, "only a disconnected player's seat can be given to a bot",
+                            "seat_connected")
         if self.match is None or not self.playing:
-            raise RoomError(409, "the match is not being played")
+            raise RoomError(409, "the match is not being played", "not_playing")
         slot.auto = True
         self.pacer.schedule()
 

@@ -10,6 +10,7 @@ checked by :mod:`.tokens` (only their hashes are kept).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -104,16 +105,33 @@ def _snapshot(slot: Slot) -> Callable[[], None]:
     return undo
 
 
+# letters that show nothing (Hangul fillers, the braille blank, the combining grapheme
+# joiner): a nickname made only of these (and spaces or marks) is invisible
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+# a player's nickname may not pass for a bot's: no "bot…" (as a word: "bot", "Bot 2",
+# "bot_x"; "Bottle" is fine), no "机器人…"/"電腦…"/"电脑…", and no "… bot"
+_BOT_LIKE = re.compile(r"^(bot(?![a-z])|机器人|機器人|电脑|電腦)|[\s_-]bot$", re.IGNORECASE)
+
+
 def clean_nickname(raw: object) -> str:
     """A nickname: text of 1-24 characters, control and format characters removed, spaces
-    collapsed. Raises :class:`RoomError` (422) otherwise."""
+    collapsed, with at least one visible character (a letter, digit, punctuation or symbol
+    that is not in :data:`INVISIBLE`). Raises :class:`RoomError` 422 ``bad_nickname``
+    otherwise, and 422 ``bot_nickname`` for a name that passes for a bot's (:data:`_BOT_LIKE`:
+    starting with the word "bot" or with 机器人/电脑, or ending with " bot")."""
     problem = f"nickname: a text of 1-{NICKNAME_LENGTH} characters"
     if not isinstance(raw, str):
-        raise RoomError(422, problem)
+        raise RoomError(422, problem, "bad_nickname")
     text = "".join(c for c in raw if not unicodedata.category(c).startswith("C"))
     text = " ".join(text.split())
     if not 1 <= len(text) <= NICKNAME_LENGTH:
-        raise RoomError(422, problem)
+        raise RoomError(422, problem, "bad_nickname")
+    if not any(c not in INVISIBLE and unicodedata.category(c)[0] in "LNPS" for c in text):
+        raise RoomError(422, "nickname: it shows nothing (only blank or invisible "
+                             "characters)", "bad_nickname")
+    if _BOT_LIKE.search(text):
+        raise RoomError(422, "nickname: players' names may not look like a bot's (bot…, "
+                             "机器人…, … bot)", "bot_nickname")
     return text
 
 
@@ -217,15 +235,15 @@ class Seats:
         seat number, 409 when it is taken or the room is full."""
         if seat is not None:
             if seat not in SEATS:
-                raise RoomError(422, "seat: 0, 1 or 2")
+                raise RoomError(422, "seat: 0, 1 or 2", "bad_seat")
             slot = self.slots[seat]
             if not (slot.kind == OPEN or (slot.kind == BOT and slot.vacated)):
-                raise RoomError(409, f"seat {seat} is taken")
+                raise RoomError(409, f"seat {seat} is taken", "seat_taken")
             return slot
         free = [s for s in self.slots if s.kind == OPEN] or \
             [s for s in self.slots if s.kind == BOT and s.vacated]
         if not free:
-            raise RoomError(409, "the room is full")
+            raise RoomError(409, "the room is full", "room_full")
         return free[0]
 
     def take(self, slot: Slot, nickname: str, reserve: float) -> tuple[str, Callable[[], None]]:
@@ -270,7 +288,7 @@ class Seats:
             await store.update_seat(room_code, slot.index, **slot.columns())
         except Exception:
             undo()
-            raise RoomError(503, "could not store the seat; try again") from None
+            raise RoomError(503, "could not store the seat; try again", "storage") from None
         return slot, token
 
     async def unseat(self, store: Any, room_code: str, token: str, in_match: bool,
@@ -280,14 +298,14 @@ class Seats:
         here, 503 (the seat as it was) when the change could not be stored."""
         seat = self.seat_of(token)
         if seat is None:
-            raise RoomError(403, "not a seat of this room")
+            raise RoomError(403, "not a seat of this room", "bad_token")
         slot = self.slots[seat]
         undo = self.release(seat, in_match, auto_bot)
         try:
             await store.update_seat(room_code, seat, **slot.columns())
         except Exception:
             undo()
-            raise RoomError(503, "could not store the seat; try again") from None
+            raise RoomError(503, "could not store the seat; try again", "storage") from None
         conn, slot.conn = slot.conn, None
         if conn is not None:
             conn.send(protocol.left(seat))
@@ -300,7 +318,7 @@ class Seats:
         is back: 托管 ends. Raises :class:`RoomError` 403 for a bad token."""
         seat = self.seat_of(token)
         if seat is None:
-            raise RoomError(403, "this token is not a seat of this room")
+            raise RoomError(403, "this token is not a seat of this room", "bad_token")
         slot = self.slots[seat]
         old, slot.conn, conn.seat = slot.conn, conn, seat
         if old is not None and old is not conn:
