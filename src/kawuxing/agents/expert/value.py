@@ -216,43 +216,66 @@ class Valuer:
         return _series(hits, draws, t.hazard, t.compensation(False))
 
     def _far(self, counts: list[int], draws: int, melds: MeldKey, sh: int) -> float:
-        """A typical path: live effective tiles now, typical ones later, to a typical ready
-        hand of this hand's value potential (:func:`potential`)."""
+        """The better of two routes, each a typical path (live effective tiles now, typical
+        ones later) to a typical ready hand: the standard shape at its value potential
+        (:func:`potential`: 清一色, 碰碰胡) and, without melds, 七对 (×4, one wait, R9.1)."""
         t = self.t
         p = t.params
         n_melds = len(melds)
-        live = 0
         held = list(counts)
         for kind, tile in melds:
             held[tile] += 4 if kind != "pung" else 3
+        m = potential(counts, melds)
+        best = self._route(draws, standard_shanten(counts, n_melds),
+                           self._live_help(counts, held, lambda c: standard_shanten(c, n_melds)),
+                           m, p.typical_waits, p.far_effective)
+        if not n_melds:
+            sp = seven_pairs_shanten(counts)
+            if sp < 3:
+                singles = sum(t.live[k] for k in t.kinds if counts[k] == 1)
+                quads = any(c == 4 for c in counts)
+                seven = self._route(draws, sp, singles, (8 if quads else 4) * flush_factor(
+                    counts, melds), 2.5, singles * 0.6)
+                best = max(best, seven)
+        return best
+
+    def _live_help(self, counts: list[int], held: list[int], measure) -> int:
+        """Live copies of the kinds whose draw lowers ``measure`` (a shanten function)."""
+        t = self.t
+        now = measure(counts)
+        live = 0
         for d in t.kinds:
             if t.live[d] and held[d] < 4:
                 counts[d] += 1
-                if shanten(counts, n_melds) < sh:
+                if measure(counts) < now:
                     live += t.live[d]
                 counts[d] -= 1
-        m = potential(counts, melds)
-        waits_live = min(p.typical_waits, t.unseen)
-        share = waits_live / t.unseen
-        entry_conc = (m, m if m >= t.rules.min_multiplier_discard_win else 0)
-        typical = (WaitEntry(-1, entry_conc[0], entry_conc[1], 2 * m, 2 * m),)
+        return live
+
+    def _route(self, draws: int, sh: int, live: int, m: int, waits_live: float,
+               later_live: float) -> float:
+        """A path of ``sh`` steps to ready: the first step hit by ``live`` tiles, the later
+        ones by ``later_live``, to a ready hand of ×``m`` with ``waits_live`` live waits."""
+        t = self.t
+        share = min(waits_live, t.unseen) / t.unseen
+        typical = (WaitEntry(-1, m, m if m >= t.rules.min_multiplier_discard_win else 0,
+                             2 * m, 2 * m),)
         conc = _typical_race(t, typical, share, False)
         decl = _typical_race(t, typical, share, True)
-        # value by steps: f[s][n] for n = 0..draws
-        ready = [max(conc.value(n), decl.value(n)) for n in range(draws + 1)]
-        level = ready
-        typical_hit = min(0.9, p.far_effective / t.unseen)
+        level = [max(conc.value(n), decl.value(n)) for n in range(draws + 1)]
+        if sh <= 0:
+            return level[draws]
+        comp = t.compensation(False)
         for step in range(sh, 0, -1):
-            hit = min(0.9, live / t.unseen) if step == sh else typical_hit
+            hit = min(0.9, (live if step == sh else later_live) / t.unseen)
             stay = max(0.0, 1.0 - hit - t.hazard)
-            nxt = [0.0] * (draws + 1)
+            nxt = [comp] * (draws + 1)
             for n in range(1, draws + 1):
                 total, carry = 0.0, 1.0
                 for r in range(1, n + 1):
                     total += carry * hit * level[n - r]
                     carry *= stay
-                nxt[n] = total + carry * t.compensation(False)
-            nxt[0] = t.compensation(False)
+                nxt[n] = total + carry * comp
             level = nxt
         return level[draws]
 
@@ -290,14 +313,9 @@ def _series(hits: list[tuple[float, Race, Race]], draws: int, hazard: float,
     return total + carry * draw_money
 
 
-def potential(counts: list[int], melds: MeldKey) -> int:
-    """The multiplier a far hand may reach (R9.1): ×4 on a 七对 route (seven pairs no
-    farther than the standard shape), ×2-×4 toward 清一色 (by the tiles off the main suit),
-    ×2 toward 碰碰胡 (melds, and pairs or triplets enough)."""
-    n_melds = len(melds)
-    m = 1
-    if not n_melds and seven_pairs_shanten(counts) <= standard_shanten(counts):
-        m = 4
+def flush_factor(counts: list[int], melds: MeldKey) -> int:
+    """×4 for a hand all of one suit, ×3 with one tile off it, ×2 with two (toward 清一色,
+    R9.1), else ×1 (concealed ``counts`` and declared ``melds``)."""
     suits = [0, 0, 0]
     off = 0
     for k, c in enumerate(counts):
@@ -311,10 +329,15 @@ def potential(counts: list[int], melds: MeldKey) -> int:
             off += 3
         else:
             suits[tile // 9] += 3
-    main = max(suits)
-    off += sum(suits) - main
-    if off <= 2:
-        m *= 4 - off
+    off += sum(suits) - max(suits)
+    return 4 - off if off <= 2 else 1
+
+
+def potential(counts: list[int], melds: MeldKey) -> int:
+    """The multiplier the standard shape of a far hand may reach (R9.1): ×2-×4 toward 清一色
+    (:func:`flush_factor`), ×2 toward 碰碰胡 (melds, and pairs or triplets enough)."""
+    m = flush_factor(counts, melds)
+    n_melds = len(melds)
     if n_melds and sum(1 for c in counts if c >= 2) >= 4 - n_melds:
         m *= 2
     return m
