@@ -77,7 +77,8 @@ class Race:
             return self.draw_money
         s = self.stay
         last = s ** draws
-        return self.gain * (1 - last) / (1 - s) + last * self.draw_money
+        rounds = draws if s >= 1.0 else (1 - last) / (1 - s)  # Σ s^r, r < draws
+        return self.gain * rounds + last * self.draw_money
 
 
 BLIND_WAITS = 2.0  # live tiles per ready concealed opponent that would win on my discard
