@@ -162,13 +162,13 @@ function seatHead(model, seat) {
   head.appendChild(avatarEl(players, seat));
   const name = el('span', 'name', playerName(players, seat));
   head.appendChild(name);
-  if (view.dealer === seat) head.appendChild(el('span', 'badge dealer', t('dealer_short')));
   const p = players && players[seat];
-  if (p && p.kind === 'bot') {
+  if (p && p.kind === 'bot') {  // the level as a tag (老张 · 困难), or 托管 for a seat a player left
     const tag = el('span', 'badge bot', p.vacated ? t('bot_took_over') : botLevel(p) || 'AI');
     tag.title = p.vacated ? t('bot_took_over_title') : t('bot');
     head.appendChild(tag);
   }
+  if (view.dealer === seat) head.appendChild(el('span', 'badge dealer', t('dealer_short')));
   if (s.piao !== null && s.piao !== undefined && (model.rules?.piao_choices || []).length) {
     head.appendChild(el('span', 'badge piao', t('piao_n', { n: s.piao })));
   }
