@@ -2,8 +2,8 @@
 romanisation in English (老张 / Lao Zhang, 陈爹爹 / Chen Diedie …), so that the settlement says
 "老张 付 小王 4" rather than "机器人 普通 付 机器人 普通 4".
 
-Each bot level has its own small pool (小王 for the easy bot, 老张 for the strong one, 小伢 for
-the random one); a spec with no pool of its own draws from all of them. The server sends only
+Each bot level has its own small pool (小王 for the easy bot, 老张 for the strong one, 老胡 for
+the expert, 小伢 for the random one); a spec with no pool of its own draws from all of them. The server sends only
 the persona's ``id`` and i18n ``key`` (:meth:`Persona.public`); the browser shows
 ``persona_<id>`` from its zh/en tables, the level as a tag and an initial in a circle of the
 seat's colour. Nothing here is stored: :func:`choose` derives the personas from the room code
@@ -65,6 +65,10 @@ POOLS: dict[tuple[str, int | None], tuple[Persona, ...]] = {
                        Persona("chen_diedie", "陈爹爹", "Chen Diedie"),
                        Persona("liu_popo", "刘婆婆", "Liu Popo"),
                        Persona("zhou_shifu", "周师傅", "Zhou Shifu")),
+    ("expert", None): (Persona("lao_hu", "老胡", "Lao Hu"),
+                       Persona("zhao_diedie", "赵爹爹", "Zhao Diedie"),
+                       Persona("qian_popo", "钱婆婆", "Qian Popo"),
+                       Persona("sun_shifu", "孙师傅", "Sun Shifu")),
 }
 PERSONAS: tuple[Persona, ...] = tuple(p for pool in POOLS.values() for p in pool)
 BY_ID: dict[str, Persona] = {p.id: p for p in PERSONAS}
@@ -111,7 +115,7 @@ def choose(code: str, seats: list[dict]) -> list[Persona | None]:
         if not free:
             free = [p for p in _ranked(code, seat, PERSONAS)
                     if p.id not in taken and not p.names() & names]
-        persona = free[0]  # 16 personas, at most 3 seats: never empty
+        persona = free[0]  # 20 personas, at most 3 seats: never empty
         taken.add(persona.id)
         out.append(persona)
     return out

@@ -25,12 +25,13 @@ export function position(seat, me) {
 /** Each seat's colour: its avatar, its line in the score chart, its border in the standings. */
 export const SEAT_COLORS = ['#e8643c', '#3d9be0', '#e0b43a'];
 
-/** A bot seat's level as a tag ('普通', 'strong', 'random'), or null for a player's seat. */
+/** A bot seat's level as a tag ('普通', 'strong', '高手', 'random'), or null for a player's seat. */
 export function botLevel(p) {
   if (!p || p.kind !== 'bot' || p.vacated) return null;
   const level = (p.bot || '').split(':')[1];
   if (level) return t('bot_level_' + level);
   if (p.bot === 'random') return t('bot_random');
+  if (p.bot === 'expert') return t('bot_expert');
   return p.bot === 'heuristic' ? t('bot_level_3') : null;  // the bare name is its level 3
 }
 

@@ -170,6 +170,7 @@ export const en = {
   bot_level_2: 'medium',
   bot_level_3: 'strong',
   bot_random: 'random',
+  bot_expert: 'expert',
   bot_took_over: 'auto',
   bot_took_over_title: 'the player left this seat; a bot plays it',
   // bot personas (server/personas.py: the same names)
@@ -189,6 +190,10 @@ export const en = {
   persona_chen_diedie: 'Chen Diedie',
   persona_liu_popo: 'Liu Popo',
   persona_zhou_shifu: 'Zhou Shifu',
+  persona_lao_hu: 'Lao Hu',
+  persona_zhao_diedie: 'Zhao Diedie',
+  persona_qian_popo: 'Qian Popo',
+  persona_sun_shifu: 'Sun Shifu',
   online: 'online',
   offline: 'offline',
   conn_connecting: 'Connecting…',

@@ -173,6 +173,7 @@ export const zh = {
   bot_level_2: '普通',
   bot_level_3: '困难',
   bot_random: '随机',
+  bot_expert: '高手',
   bot_took_over: '托管',
   bot_took_over_title: '这个座位的玩家离开了，由机器人托管',
   // bot personas (server/personas.py: the same names)
@@ -192,6 +193,10 @@ export const zh = {
   persona_chen_diedie: '陈爹爹',
   persona_liu_popo: '刘婆婆',
   persona_zhou_shifu: '周师傅',
+  persona_lao_hu: '老胡',
+  persona_zhao_diedie: '赵爹爹',
+  persona_qian_popo: '钱婆婆',
+  persona_sun_shifu: '孙师傅',
   online: '在线',
   offline: '离线',
   conn_connecting: '连接中…',
