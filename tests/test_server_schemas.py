@@ -119,15 +119,18 @@ def test_rules_presets_are_the_toml_files(rules):
 
 
 def test_bots_registry(bots):
-    """The registry: random, heuristic with levels 1-3 (bare name = level 3); the choices a
-    form offers, strongest first, with their label keys; the default and suggested bot."""
-    assert [b["name"] for b in bots["bots"]] == ["random", "heuristic"]
+    """The registry: random, heuristic with levels 1-3 (bare name = level 3), expert; the
+    choices a form offers, strongest first, with their label keys; the default and suggested
+    bot."""
+    assert [b["name"] for b in bots["bots"]] == ["random", "heuristic", "expert"]
     heuristic = bots["bots"][1]
     assert heuristic["levels"] == [1, 2, 3] and heuristic["default_level"] == 3
     assert heuristic["specs"] == ["heuristic:3", "heuristic:2", "heuristic:1"]
     assert bots["bots"][0]["levels"] == [] and bots["bots"][0]["default_level"] is None
     assert all(b["description"] for b in bots["bots"])
+    assert bots["bots"][2]["levels"] == [] and bots["bots"][2]["specs"] == ["expert"]
     assert bots["choices"] == [
+        {"spec": "expert", "label": "seatkind_expert"},
         {"spec": "heuristic:3", "label": "seatkind_heuristic_3"},
         {"spec": "heuristic:2", "label": "seatkind_heuristic_2"},
         {"spec": "heuristic:1", "label": "seatkind_heuristic_1"},
@@ -150,7 +153,7 @@ def test_every_served_bot_takes_a_seat_and_others_are_refused(srv, bots):
     for spec, message in [("heuristic:4", "heuristic levels are 1, 2 and 3"),
                           ("minimax", "unknown bot 'minimax'"), ("random:2", "unknown bot")]:
         status, out = http("POST", f"{srv.url}/api/rooms", {"seats": ["human", spec, "random"]})
-        assert status == 422
-        assert message in out["detail"] and bot_help() in out["detail"]
+        assert status == 422 and out["detail"]["code"] == "bad_seats"
+        assert message in out["detail"]["message"] and bot_help() in out["detail"]["message"]
     status, out = http("POST", f"{srv.url}/api/rooms", {"auto_bot": "heuristic:9"})
-    assert status == 422 and "heuristic levels" in out["detail"]
+    assert status == 422 and "heuristic levels" in out["detail"]["message"]

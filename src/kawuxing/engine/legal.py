@@ -10,7 +10,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ..melds import MELD_PUNG
+from ..melds import MELD_PUNG, Meld
+from ..rules import RuleSet
 from ..scoring import DISCARD as BY_DISCARD
 from ..scoring import ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, score_hand
 from ..shapes import is_win, seven_pairs_shanten, standard_shanten, waits
@@ -115,14 +116,18 @@ def declare_waits(hand: Hand, seat: int) -> dict[int, tuple[int, ...]]:
     the hand is not one tile from ready. The face-down triplet choices of R8.6 keep exactly
     these waits (:func:`declare_actions`), so a kind has one set of waits. Does not check
     whose turn it is: :func:`legal_actions` does."""
-    s = hand.seats[seat]
+    return _ready_discards(hand.seats[seat], discard_tiles(hand, seat))
+
+
+def _ready_discards(s: SeatState, tiles: list[int]) -> dict[int, tuple[int, ...]]:
+    """Each of ``tiles`` whose discard leaves ``s``'s hand ready -> its waits (R8.1)."""
     melds = len(s.melds)
     if standard_shanten(s.concealed, melds) > 0 and (
             melds or seven_pairs_shanten(s.concealed) > 0):
         return {}
     out: dict[int, tuple[int, ...]] = {}
     held = s.held()
-    for tile in discard_tiles(hand, seat):
+    for tile in tiles:
         s.concealed[tile] -= 1
         held[tile] -= 1
         try:
@@ -138,11 +143,16 @@ def declare_waits(hand: Hand, seat: int) -> dict[int, tuple[int, ...]]:
 def declare_actions(hand: Hand, seat: int) -> list[Action]:
     """Discards with 亮倒 that leave a ready hand (R8.1, :func:`declare_waits`), with the
     face-down triplet choices of option ``declare_hide_triplets`` (R8.6)."""
-    s = hand.seats[seat]
+    return _declares(hand.seats[seat], seat, declare_waits(hand, seat),
+                     hand.rules.declare_hide_triplets)
+
+
+def _declares(s: SeatState, seat: int, ready: dict[int, tuple[int, ...]],
+              hide: bool) -> list[Action]:
     out = []
-    for tile, found in declare_waits(hand, seat).items():
+    for tile, found in ready.items():
         out.append(Action(seat, DISCARD, tile, True))
-        if hand.rules.declare_hide_triplets:
+        if hide:
             s.concealed[tile] -= 1
             held = s.held()
             try:
@@ -151,6 +161,20 @@ def declare_actions(hand: Hand, seat: int) -> list[Action]:
             finally:
                 s.concealed[tile] += 1
     return out
+
+
+def position_actions(rules: RuleSet, concealed: list[int], melds: list[Meld],
+                     seat: int = 0) -> list[Action]:
+    """The turn actions of a free-standing position (``kawuxing hint``), where ``seat`` holds
+    ``concealed`` (counts, 14 − 3 × len(melds) tiles) and ``melds`` having just drawn, the wall
+    not empty and nobody declared: a concealed kong of each four (R6.1), every discard (R4.1)
+    and every 亮倒 discard that leaves a ready hand (R8.1) with its face-down choices (R8.6).
+    A win is not listed: which tile was drawn is unknown."""
+    s = SeatState(list(concealed), list(melds))
+    kinds = [k for k, c in enumerate(concealed) if c]
+    out = [Action(seat, CONCEALED_KONG, k) for k in kinds if concealed[k] == 4]
+    out += [Action(seat, DISCARD, k) for k in kinds]
+    return out + _declares(s, seat, _ready_discards(s, kinds), rules.declare_hide_triplets)
 
 
 def _hide_choices(counts: list[int], held: list[int],

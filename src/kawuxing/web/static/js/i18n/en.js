@@ -39,6 +39,7 @@ export const en = {
   seat_right_label: 'Right (next, 下家)',
   seat_left_label: 'Left (previous, 上家)',
   seats_help: '“Friend” leaves the seat open: send the link to a friend. Bots sit down at once.',
+  seatkind_expert: 'Bot · expert',
   seatkind_heuristic_3: 'Bot · strong',
   seatkind_heuristic_2: 'Bot · medium (declares 亮倒)',
   seatkind_heuristic_1: 'Bot · easy',

@@ -40,6 +40,7 @@ export const zh = {
   seat_right_label: '下家',
   seat_left_label: '上家',
   seats_help: '选“好友”就留空位：把链接发给朋友。机器人会马上入座。',
+  seatkind_expert: '机器人 · 高手',
   seatkind_heuristic_3: '机器人 · 困难',
   seatkind_heuristic_2: '机器人 · 普通（会亮倒）',
   seatkind_heuristic_1: '机器人 · 简单',
