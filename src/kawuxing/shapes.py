@@ -9,8 +9,8 @@ byte a rank, so one ``int.from_bytes`` packs all four. A dict built at import fo
 component (``_SUIT_TABLE``, ``_DRAGON_TABLE``) maps every key that is 0-4 sets, or such sets plus
 one pair, to ``_PAIR`` × pairs + sets: a hand is a standard win when each of its components is
 in the table and the values add up to one pair and at most four sets. Waits, readings and
-shanten are worked out per component and memoised by key (``lru_cache``), so a component
-already seen costs a lookup.
+shanten are worked out per component and memoised by key (``lru_cache`` of at most
+:data:`CACHE_SIZE` entries each), so a component already seen costs a lookup.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import namedtuple
 from functools import lru_cache
 from itertools import combinations_with_replacement, product, repeat
+
+CACHE_SIZE = 2**15  # entries per memo (lru_cache): bounded memory in a long-running server
 
 from .tiles import DRAGON_BASE, NUM_KINDS
 
@@ -102,7 +104,7 @@ Reading.__doc__ = """One decomposition of a winning concealed hand (R9.2).
 sets (tuple of :class:`Set`)."""
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _component_readings(key: int, size: int, chows: bool) -> tuple[tuple[tuple, int], ...]:
     """Every way to read one component as sets (+ at most one pair): ((sets...), pair or -1).
 
@@ -156,7 +158,7 @@ def readings(counts: list[int]) -> list[Reading]:
     return out
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _completions(key: int, component: int, pair: int) -> tuple[int, ...]:
     """The kinds whose one more copy makes a component (m, p, s, z = 0-3) with this key sets
     (``pair`` 0) or sets + a pair (``pair`` 1): table lookups."""
@@ -222,7 +224,7 @@ def _with_head(v: tuple[int, ...]) -> tuple[int, ...]:
     return (0, 0, 0, 0, 0, v[0] + 1, v[1] + 1, v[2] + 1, v[3] + 1, v[4] + 1)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _values(key: int, chows: bool) -> tuple[int, ...]:
     """The value vector of one component or group of ranks: the best over every way to use its
     lowest tile — alone, in a pung, as the head pair, a pair, a chow or a partial chow."""
@@ -250,7 +252,7 @@ def _values(key: int, chows: bool) -> tuple[int, ...]:
     return tuple(map(max, *options)) if len(options) > 1 else options[0]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _merge(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """The value vector of two parts of a hand together: the best split of the w blocks (and
     of the head pair)."""
@@ -259,7 +261,7 @@ def _merge(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         for w in range(5))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _component_values(key: int, size: int, chows: bool) -> tuple[int, ...]:
     """The value vector of one component, merged from its groups.
 
