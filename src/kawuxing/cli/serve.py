@@ -5,7 +5,7 @@ tests and ``benchmarks/bench_server.py`` start the server so)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -14,11 +14,17 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port")] = 8000,
     db: Annotated[Optional[str], typer.Option("--db", help="database URL: sqlite:///FILE or postgresql+asyncpg://USER@HOST/DB (default: a SQLite file in the user data dir)")] = None,
+    api_docs: Annotated[bool, typer.Option("--api-docs", help="serve the API schema at /openapi.json (off by default; no Swagger UI is served)")] = False,
+    allow_origin: Annotated[Optional[List[str]], typer.Option("--allow-origin", help="a web origin besides this server's own whose pages may open game WebSockets, e.g. https://play.example.org (repeatable)")] = None,
 ) -> None:
     """Run the game server: rooms, WebSocket play, replays. Stops cleanly on Ctrl-C/SIGTERM.
 
     Settings can be tuned with environment variables KAWUXING_<SETTING> (e.g.
-    KAWUXING_DECISION_SECONDS=30, KAWUXING_BOT_DELAY=0.3, KAWUXING_DB_SCHEMA=kawuxing)."""
+    KAWUXING_DECISION_SECONDS=30, KAWUXING_BOT_DELAY=0.3, KAWUXING_DB_SCHEMA=kawuxing,
+    KAWUXING_CREATE_RATE=0 to turn the room-creation limit off). A server that cannot start
+    (port in use, a database it cannot open) prints one error line and exits with 2."""
+    from dataclasses import replace
+
     from ..server.config import ServerConfig
     from ..server.run import serve_forever
     from ..web import create_app
@@ -28,16 +34,47 @@ def serve(
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
+    origins = tuple(config.allow_origins) + tuple(o.strip().rstrip("/")
+                                                  for o in allow_origin or ())
+    config = replace(config, api_docs=api_docs or config.api_docs, allow_origins=origins)
     problem = _cannot_listen(host, port)
     if problem:
         typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
         raise typer.Exit(2)
+    problem = _cannot_open(config)
+    if problem:
+        typer.echo(f"error: cannot open the database {_safe_url(config.db_url)}: {problem}",
+                   err=True)
+        raise typer.Exit(2)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
     if ":" in shown:
         shown = f"[{shown}]"
-    typer.echo(f"kawuxing server: open http://{shown}:{port}/  (API docs: http://{shown}:{port}/docs)")
+    docs = f"  (API schema: http://{shown}:{port}/openapi.json)" if config.api_docs else ""
+    typer.echo(f"kawuxing server: open http://{shown}:{port}/{docs}")
     typer.echo(f"database: {_safe_url(config.db_url)}")
     serve_forever(config, host, port, app=create_app(config))  # server + browser table
+
+
+def _cannot_open(config) -> str | None:
+    """Why the database of ``config`` cannot be opened (a missing folder, no permission, a
+    newer schema, a server that does not answer), or None: the schema is made, as the
+    server would on start, before anything is printed."""
+    import asyncio
+
+    from ..server.db import Store
+
+    async def probe() -> None:
+        store = await Store.open(config.db_url, config.db_schema, config.sqlite_synchronous,
+                                 config.sqlite_busy_ms)
+        await store.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(probe(), 30))
+    except Exception as exc:
+        cause = getattr(exc, "orig", None) or exc
+        text = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+        return text[:300]
+    return None
 
 
 def _cannot_listen(host: str, port: int) -> str | None:

@@ -10,10 +10,17 @@ Replays: ``GET /api/hands``, ``GET /api/hands/{match_id}/{number}`` (the full re
 the hand has ended: a record holds the wall), ``GET /api/hands/{match_id}/{number}/frames``
 (every step as the engine draws it: ``?seat=0-2`` or the whole table), ``GET /api/matches``,
 ``GET /api/matches/{id}``.
+
+Every error is ``{"detail": {"code", "message"}}`` (docs/protocol.md "Errors"). Per client IP,
+making rooms, joining (and leaving, handing a seat to a bot) and looking rooms and replays up
+are rate limited (token buckets, :class:`~kawuxing.server.ratelimit.IpBuckets`): over the
+limit is a 429 ``rate_limited`` with ``Retry-After`` (seconds). ``/api/health``, ``/api/rules``
+and ``/api/bots`` are never limited.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
@@ -23,7 +30,8 @@ from starlette.concurrency import run_in_threadpool
 from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..records import replay_frames
 from ..rules import DEFAULT_PRESET, PRESETS, rules_schema
-from .room import HUMAN, RoomError
+from .guard import client_ip
+from .room import HUMAN
 
 router = APIRouter()
 
@@ -67,24 +75,36 @@ def _manager(request: Request):
     return request.app.state.manager
 
 
+def _coded(status: int, code: str, message: str,
+           headers: dict[str, str] | None = None) -> HTTPException:
+    return HTTPException(status, {"code": code, "message": message}, headers=headers)
+
+
+def _limit(request: Request, kind: str) -> None:
+    """Spend one token of the client IP's ``kind`` bucket (``create``, ``join``, ``lookup``);
+    raises 429 ``rate_limited`` with ``Retry-After`` when it has none."""
+    wait = request.app.state.limits[kind].take(client_ip(request.scope))
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise _coded(429, "rate_limited", f"too many requests; try again in {seconds} s",
+                     {"Retry-After": str(seconds)})
+
+
 def _room(request: Request, code: str):
     room = _manager(request).get(code)
     if room is None:
-        raise HTTPException(404, f"no room {code!r} on this server")
+        raise _coded(404, "no_room", "no such room on this server (or it is closed)")
     return room
 
 
 def _bearer(authorization: str | None) -> str:
     if not authorization or not authorization.startswith("Bearer "):
-        raise HTTPException(401, "send the seat token as 'Authorization: Bearer <token>'")
+        raise _coded(401, "no_token", "send the seat token as 'Authorization: Bearer <token>'")
     return authorization[len("Bearer "):].strip()
 
 
 async def _call(room, fn, *args):
-    try:
-        return await room.post(fn, *args)
-    except RoomError as exc:
-        raise HTTPException(exc.status, exc.message) from None
+    return await room.post(fn, *args)  # a RoomError is answered by the app's handler
 
 
 @router.get("/api/health")
@@ -117,24 +137,26 @@ async def get_bots() -> dict:
 async def create_room(body: CreateRoom, request: Request) -> dict:
     """Create a room. Returns ``code`` (share it), and with ``nickname`` your ``seat`` and
     secret ``token`` (keep it: it reclaims the seat). 422 for bad rules, seats or times."""
+    _limit(request, "create")
     if body.options and "hands_per_match" in body.options:
-        raise HTTPException(422, "set the number of hands with 'hands' (1-64), not "
-                                 "options.hands_per_match")
-    try:
-        return await _manager(request).create_room(**body.model_dump())
-    except RoomError as exc:
-        raise HTTPException(exc.status, exc.message) from None
+        raise _coded(422, "bad_rules", "set the number of hands with 'hands' (1-64), not "
+                                       "options.hands_per_match")
+    return await _manager(request).create_room(**body.model_dump())
 
 
 @router.get("/api/rooms/{code}")
 async def get_room(code: str, request: Request) -> dict:
-    """Public state of a room: status, rules, seats (nickname, kind, connected), totals."""
+    """Public state of a room: status, rules, seats (nickname, kind, connected), totals; of a
+    room no longer in memory (finished, expired) its code, status and match id."""
+    _limit(request, "lookup")
     room = _manager(request).get(code)
     if room is not None:
         return room.public_info()
+    if len(code) > 16:
+        raise _coded(404, "no_room", "no such room")
     row = await _manager(request).store.room_row(code.upper())
     if row is None:
-        raise HTTPException(404, f"no room {code!r}")
+        raise _coded(404, "no_room", "no such room")
     return {"code": row["code"], "status": row["status"], "match_id": row["match_id"]}
 
 
@@ -143,6 +165,7 @@ async def join_room(code: str, body: Join, request: Request) -> dict:
     """Take a seat (an open one, or one a player left during the match). Returns
     ``{"seat", "token", "entropy"}``: ``entropy`` true when the given entropy counts for the
     hand of the given commitment (it was still open). 409 if full or over."""
+    _limit(request, "join")
     room = _room(request, code)
     seat, token = await _call(room, room.join, body.nickname, body.seat, body.entropy,
                               body.commitment)
@@ -156,6 +179,7 @@ async def leave_room(code: str, request: Request,
                      authorization: Annotated[str | None, Header()] = None) -> dict:
     """Leave your seat (token in ``Authorization: Bearer``): before the match it is open
     again; during it a bot plays it and a new player may take it. Your token stops working."""
+    _limit(request, "join")
     room = _room(request, code)
     seat = await _call(room, room.leave, _bearer(authorization))
     return {"ok": True, "seat": seat}
@@ -166,6 +190,7 @@ async def seat_to_bot(code: str, seat: int, request: Request,
                       authorization: Annotated[str | None, Header()] = None) -> dict:
     """A player of the room hands a *disconnected* player's seat to a bot (托管) until that
     player reconnects with their token."""
+    _limit(request, "join")
     room = _room(request, code)
     await _call(room, room.give_to_bot, _bearer(authorization), seat)
     return {"ok": True, "seat": seat}
@@ -176,6 +201,7 @@ async def list_hands(request: Request, limit: Annotated[int, Query(ge=1, le=500)
                      offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
                      match: str | None = None) -> dict:
     """Ended hands, newest first (``match`` filters by match id)."""
+    _limit(request, "lookup")
     rows = await _manager(request).store.list_hands(limit, offset, match)
     return {"hands": rows}
 
@@ -185,11 +211,12 @@ async def get_hand(match_id: str, number: Annotated[int, Path(ge=0, le=10**6)],
                    request: Request) -> dict:
     """The full record of an ended hand (kawuxing-hand format: replay it with
     ``kawuxing replay`` or :func:`kawuxing.records.replay`). 409 while it is played."""
+    _limit(request, "lookup")
     found = await _manager(request).store.hand_record(match_id, number)
     if found is None:
-        raise HTTPException(404, "no such hand")
+        raise _coded(404, "no_hand", "no such hand")
     if found["status"] != "ended":
-        raise HTTPException(409, "the hand is being played; its record holds the wall")
+        raise _coded(409, "hand_in_play", "the hand is being played; its record holds the wall")
     return found["record"]
 
 
@@ -201,6 +228,7 @@ async def get_frames(match_id: str, number: str, request: Request,
     without ``seat`` the whole table face up. Errors, as ``{"detail": {"code", "message"}}``:
     422 ``bad_number``/``bad_seat``, 404 ``no_hand``, 409 ``hand_in_play`` (a record holds the
     wall: only ended hands are replayed, R13)."""
+    _limit(request, "lookup")
     if not number.isascii() or not number.isdigit() or len(number) > 7:
         raise _coded(422, "bad_number", "the hand number is a whole number from 0")
     if seat is not None and seat not in ("0", "1", "2"):
@@ -214,21 +242,19 @@ async def get_frames(match_id: str, number: str, request: Request,
                                    None if seat is None else int(seat))
 
 
-def _coded(status: int, code: str, message: str) -> HTTPException:
-    return HTTPException(status, {"code": code, "message": message})
-
-
 @router.get("/api/matches")
 async def list_matches(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
                        offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict:
     """Matches, newest first: players, status, totals."""
+    _limit(request, "lookup")
     return {"matches": await _manager(request).store.list_matches(limit, offset)}
 
 
 @router.get("/api/matches/{match_id}")
 async def get_match(match_id: str, request: Request) -> dict:
     """One match with its hands (number, dealer, status, result of the ended ones)."""
+    _limit(request, "lookup")
     found = await _manager(request).store.get_match(match_id)
     if found is None:
-        raise HTTPException(404, "no such match")
+        raise _coded(404, "no_match", "no such match")
     return found

@@ -18,33 +18,46 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .api import router
 from .clock import Clock
 from .config import ServerConfig
 from .db import Store
+from .errors import RoomError, status_code_name
+from .guard import BodyLimit, SecurityHeaders
 from .manager import RoomManager
+from .ratelimit import IpBuckets, SocketCount
 from .ws import websocket_endpoint
 
 log = logging.getLogger("kawuxing.server")
+PARSE_FAILED = "There was an error parsing the body"  # FastAPI's 400 for a body json cannot read
 
 
 def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
     """The app for ``config`` (``config.db_url`` must be an async SQLAlchemy URL; see
     :func:`kawuxing.server.config.normalize_db_url`). ``clock``: rooms' timers (tests).
     ``app.state.manager`` is the :class:`RoomManager` and ``app.state.loop`` its event loop
-    once started."""
+    once started; ``app.state.limits`` the per-IP buckets (``create``, ``join``, ``lookup``)
+    and ``app.state.sockets`` the open WebSockets per IP.
+
+    Every HTTP error is ``{"detail": {"code", "message"}}`` (422s add ``errors``: the
+    fields, without echoing the input); request bodies over ``config.max_body_bytes`` are a
+    413 before they are read; every response has the security headers of :mod:`.guard`. API
+    docs: only ``/openapi.json``, and only with ``config.api_docs`` (no Swagger UI: it would
+    load scripts from a CDN on the origin where seat tokens are kept)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.loop = asyncio.get_running_loop()
         store = await Store.open(config.db_url, config.db_schema, config.sqlite_synchronous,
-                                 config.sqlite_busy_ms)
+                                 config.sqlite_busy_ms, config.wal_limit_bytes)
         manager = RoomManager(store, config, clock)
         app.state.manager = manager
         restored = await manager.restore()
         if restored:
             log.info("rebuilt %d room(s) from the database", restored)
+        manager.start()
         # what exists now (modules, the app, restored rooms) lives as long as the server:
         # keep it out of the collector's full passes, which would otherwise stall play
         gc.collect()
@@ -57,15 +70,56 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
 
     app = FastAPI(title="卡五星 Ka Wu Xing server", version="0.1.0", lifespan=lifespan,
                   description="Rooms, seats and replays over HTTP; play over the WebSocket "
-                              "at /ws/{code} (docs/protocol.md).")
+                              "at /ws/{code} (docs/protocol.md).",
+                  docs_url=None, redoc_url=None,
+                  openapi_url="/openapi.json" if config.api_docs else None)
+    app.state.limits = {"create": IpBuckets(config.create_rate, config.create_burst),
+                        "join": IpBuckets(config.join_rate, config.join_burst),
+                        "lookup": IpBuckets(config.lookup_rate, config.lookup_burst)}
+    app.state.sockets = SocketCount(config.max_sockets_per_ip)
     app.include_router(router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RoomError, _room_error)
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     return app
 
 
+def coded_response(status: int, detail: dict, headers: dict | None = None) -> Response:
+    """``{"detail": detail}`` as ASCII JSON (so that no input can make it unencodable)."""
+    body = json.dumps({"detail": detail}, default=str, ensure_ascii=True)
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
 async def _validation_error(request, exc: RequestValidationError) -> Response:
-    """422 with the validation errors as ASCII JSON, so that input the default handler cannot
-    encode (a lone surrogate echoed back) is still a clean 422, never a 500."""
-    body = json.dumps({"detail": exc.errors()}, default=str, ensure_ascii=True)
-    return Response(body, status_code=422, media_type="application/json")
+    """422 ``invalid`` (``bad_json`` for a body that is not JSON) with the first problem as
+    ``message`` and every problem's ``loc``, ``msg`` and ``type`` as ``errors`` — never the
+    input (a lone surrogate, a NaN or a huge value echoed back could not be encoded)."""
+    errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")),
+               "type": str(e.get("type", ""))} for e in exc.errors()[:20]]
+    code = "bad_json" if any(e["type"] == "json_invalid" for e in errors) else "invalid"
+    first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+    where = ".".join(str(p) for p in first["loc"][1:]) or "body"
+    return coded_response(422, {"code": code, "message": f"{where}: {first['msg']}",
+                                "errors": errors})
+
+
+async def _http_error(request, exc: StarletteHTTPException) -> Response:
+    """Any HTTP error in the one shape: a ``detail`` dict with a ``code`` is kept; a text
+    detail becomes the message, with the status's code (``bad_json`` for a body FastAPI
+    could not parse: too deep, a number too long)."""
+    detail = exc.detail
+    if not (isinstance(detail, dict) and "code" in detail):
+        message = detail if isinstance(detail, str) else str(detail)
+        code = "bad_json" if exc.status_code == 400 and message == PARSE_FAILED \
+            else status_code_name(exc.status_code)
+        if code == "bad_json":
+            message = "the body is not JSON this server reads (too deep, a number too long?)"
+        detail = {"code": code, "message": message}
+    return coded_response(exc.status_code, detail, getattr(exc, "headers", None))
+
+
+async def _room_error(request, exc: RoomError) -> Response:
+    return coded_response(exc.status, exc.detail())

@@ -2,9 +2,10 @@
 or PostgreSQL through SQLAlchemy (async Core).
 
 One code path for SQLite (``sqlite+aiosqlite``: WAL, busy timeout, ``synchronous=FULL`` or
-``NORMAL``, checkpoints off the commit path) and PostgreSQL (``postgresql+asyncpg``). The
-schema (:mod:`.schema`) is created on start (``create_all``) and its version kept in
-``kwx_schema_version``; a database written by a newer schema is refused.
+``NORMAL``, the WAL truncated by the writer between batches) and PostgreSQL
+(``postgresql+asyncpg``). The schema (:mod:`.schema`) is created on start (``create_all``)
+and its version kept in ``kwx_schema_version``; a database written by a newer schema is
+refused.
 
 Writes go through the one :class:`~kawuxing.server.writer.Writer` (group commit) and return
 after their commit. Reads use their own pooled connections (SQLite WAL readers do not block
@@ -15,20 +16,19 @@ start (:meth:`Store.active_rooms`) takes five queries however many rooms and han
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import and_, event, insert, select, text, update
+from sqlalchemy import and_, event, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .rows import ActionRow
-from .schema import (ACTIVE_ROOMS, HAND_ENDED, MATCH_FINISHED, ROOM_FINISHED, ROOM_PLAYING,
-                     SCHEMA_VERSION, actions, dumps, hands, matches, metadata, rooms,
-                     schema_version, seats)
+from .schema import (ACTIVE_ROOMS, HAND_ENDED, MATCH_FINISHED, ROOM_EXPIRED, ROOM_FINISHED,
+                     ROOM_PLAYING, ROOM_WAITING, SCHEMA_VERSION, actions, dumps, hands,
+                     matches, metadata, rooms, schema_version, seats)
 from .writer import Rows, Writer
 
 log = logging.getLogger("kawuxing.server.db")
@@ -45,12 +45,14 @@ class Store:
     their commit; they raise the database's error if the write failed (nothing was stored).
     """
 
-    def __init__(self, engine: AsyncEngine, url: str, schema: str | None) -> None:
+    def __init__(self, engine: AsyncEngine, url: str, schema: str | None,
+                 wal_limit: int = 4 * 2**20) -> None:
         self.engine = engine
         self.url = url
         self.schema = schema
-        self.writer = Writer(engine)
-        self._checkpointer: asyncio.Task | None = None
+        database = engine.url.database if engine.dialect.name == "sqlite" else None
+        wal = f"{database}-wal" if database and database != ":memory:" else None
+        self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit)
 
     @property
     def dialect(self) -> str:
@@ -59,7 +61,8 @@ class Store:
 
     @classmethod
     async def open(cls, url: str, schema: str | None = None,
-                   sqlite_synchronous: str = "FULL", busy_ms: int = 5000) -> Store:
+                   sqlite_synchronous: str = "FULL", busy_ms: int = 5000,
+                   wal_limit: int = 4 * 2**20) -> Store:
         """Connect, create the schema if missing (and the PostgreSQL ``schema`` if given),
         check the schema version, start the writer. Raises ``RuntimeError`` for a database
         written by a newer (or unknown older) schema version.
@@ -68,7 +71,9 @@ class Store:
         fsync per commit, so a committed action survives the OS crashing or the power failing.
         ``NORMAL``: a committed action survives the server process being killed, but the OS
         crashing may lose the last commits; commits are cheaper when the disk is busy.
-        ``busy_ms``: how long a SQLite connection waits for a lock before failing."""
+        ``busy_ms``: how long a SQLite connection waits for a lock before failing;
+        ``wal_limit``: the WAL size (bytes) at which the writer truncates it between batches
+        (also SQLite's ``journal_size_limit``)."""
         if sqlite_synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError("sqlite_synchronous: NORMAL, FULL or EXTRA")
         kwargs: dict = {}
@@ -81,35 +86,17 @@ class Store:
             synchronous = sqlite_synchronous.upper()
 
             def pragmas(dbapi_connection, _record) -> None:
-                _sqlite_pragmas(dbapi_connection, synchronous, busy_ms)
+                _sqlite_pragmas(dbapi_connection, synchronous, busy_ms, wal_limit)
 
             event.listen(engine.sync_engine, "connect", pragmas)
-        store = cls(engine, url, schema)
+        store = cls(engine, url, schema, wal_limit)
         try:
             await store._create_schema()
         except BaseException:
             await engine.dispose()
             raise
         store.writer.start()
-        if store.dialect == "sqlite":
-            store._checkpointer = asyncio.get_running_loop().create_task(
-                store._checkpoints(), name="kawuxing-checkpoints")
         return store
-
-    async def _checkpoints(self, every: float = 2.0) -> None:
-        """SQLite: copy the WAL into the database every ``every`` seconds with a PASSIVE
-        checkpoint on a connection of its own (writers and readers go on meanwhile)."""
-        seen = self.writer.commits
-        while True:
-            await asyncio.sleep(every)
-            if self.writer.commits == seen:
-                continue
-            seen = self.writer.commits
-            try:
-                async with self.engine.connect() as conn:
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-            except Exception as exc:  # retried next time
-                log.warning("WAL checkpoint failed: %r", exc)
 
     async def _create_schema(self) -> None:
         if self.schema and self.dialect == "postgresql":
@@ -130,8 +117,7 @@ class Store:
         connection."""
         try:
             await self.writer.close()
-            if self._checkpointer is not None:
-                self._checkpointer.cancel()
+            if self.dialect == "sqlite":
                 async with self.engine.connect() as conn:
                     await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
@@ -212,7 +198,52 @@ class Store:
                                    .values(status=ROOM_FINISHED, updated_at=now))
         await self.writer.submit(op)
 
+    async def expire_stale(self, waiting_before: float, idle_before: float) -> int:
+        """Mark ``expired`` (epoch seconds): rooms waiting since before ``waiting_before``,
+        and rooms playing whose last stored action (or, with none, whose last change) is
+        older than ``idle_before`` — their players are gone. Run before rebuilding rooms on
+        start, so expired rooms are not rebuilt. Returns how many rooms expired."""
+        now = time.time()
+        last_action = (select(func.max(actions.c.at))
+                       .where(actions.c.match_id == rooms.c.match_id).scalar_subquery())
+
+        async def op(conn: AsyncConnection) -> int:
+            waiting = await conn.execute(
+                update(rooms).where(and_(rooms.c.status == ROOM_WAITING,
+                                         rooms.c.created_at < waiting_before))
+                .values(status=ROOM_EXPIRED, updated_at=now))
+            playing = await conn.execute(
+                update(rooms).where(and_(rooms.c.status == ROOM_PLAYING,
+                                         func.coalesce(last_action, rooms.c.updated_at)
+                                         < idle_before))
+                .values(status=ROOM_EXPIRED, updated_at=now))
+            return (waiting.rowcount or 0) + (playing.rowcount or 0)
+        return await self.writer.submit(op)
+
     # --- reads -------------------------------------------------------------------------
+    async def finished_room(self, code: str) -> dict | None:
+        """A finished room as its players may still ask for it: ``{"match_id", "totals",
+        "hands": [deltas of each hand], "token_hashes": [seat's hash or None]}``, or None
+        if ``code`` is no finished room."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(rooms.c.status, rooms.c.match_id).where(
+                rooms.c.code == code))).first()
+            if row is None or row.status != ROOM_FINISHED or row.match_id is None:
+                return None
+            match = (await conn.execute(select(matches.c.totals).where(
+                matches.c.id == row.match_id))).first()
+            results = (await conn.execute(
+                select(hands.c.result).where(hands.c.match_id == row.match_id)
+                .order_by(hands.c.number))).scalars().all()
+            hashes = (await conn.execute(
+                select(seats.c.token_hash).where(seats.c.room_code == code)
+                .order_by(seats.c.seat))).scalars().all()
+        if match is None:
+            return None
+        return {"match_id": row.match_id, "totals": json.loads(match.totals),
+                "hands": [json.loads(r)["deltas"] for r in results if r],
+                "token_hashes": list(hashes)}
+
     async def active_rooms(self) -> list[dict]:
         """Every room waiting or playing, to rebuild on start, oldest first: the room's
         columns plus ``seats`` (its rows in seat order), ``match`` (row or None) and
@@ -340,14 +371,16 @@ def _match_json(row) -> dict:
             "finished_at": row["finished_at"]}
 
 
-def _sqlite_pragmas(dbapi_connection, synchronous: str, busy_ms: int = 5000) -> None:
+def _sqlite_pragmas(dbapi_connection, synchronous: str, busy_ms: int = 5000,
+                    wal_limit: int = 4 * 2**20) -> None:
     """WAL (readers don't block the writer), a busy timeout of ``busy_ms``, ``synchronous`` (see
-    :meth:`Store.open`), foreign keys; no automatic checkpoint (it would run inside a
-    commit and stall it: the store checkpoints from another connection instead)."""
+    :meth:`Store.open`), foreign keys, ``journal_size_limit``; no automatic checkpoint (it
+    would run inside a commit and stall it: the writer checkpoints between batches)."""
     cursor = dbapi_connection.cursor()
     for pragma in ("PRAGMA journal_mode=WAL", f"PRAGMA busy_timeout={int(busy_ms)}",
                    f"PRAGMA synchronous={synchronous}", "PRAGMA foreign_keys=ON",
-                   "PRAGMA wal_autocheckpoint=0"):  # checkpoints: Store._checkpoints
+                   f"PRAGMA journal_size_limit={int(wal_limit)}",
+                   "PRAGMA wal_autocheckpoint=0"):  # checkpoints: the Writer, between batches
         cursor.execute(pragma)
     cursor.close()
 

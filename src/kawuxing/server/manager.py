@@ -1,9 +1,16 @@
-"""The rooms of a server: create, find by code, rebuild after a restart, stop."""
+"""The rooms of a server: create, find by code, rebuild after a restart, expire, stop.
+
+Rooms expire (issue 13): one that waits ``waiting_expiry`` seconds without starting, or whose
+match has had no player connected for ``abandoned_expiry`` seconds (an all-bot match counts as
+having none), is stored as ``expired``, its sockets closed (4004) and unloaded; on start,
+rooms that expired meanwhile are marked so before the others are rebuilt.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from ..agents import DEFAULT_BOT, bot_help, check_bot
 from ..rules import RuleSet, RulesError
@@ -11,8 +18,10 @@ from ..tiles import parse_tiles
 from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .db import Store
+from . import protocol
 from .room import BOT, HUMAN, OPEN, Room, RoomError, RoomSettings, clean_nickname
-from .tokens import new_room_code, normalize_code
+from .schema import ROOM_EXPIRED
+from .tokens import new_room_code, normalize_code, token_matches
 
 log = logging.getLogger("kawuxing.server.manager")
 
@@ -29,6 +38,7 @@ class RoomManager:
         self.clock = clock or LoopClock()
         self.rooms: dict[str, Room] = {}
         self._unload: dict[str, asyncio.TimerHandle] = {}
+        self._sweeper: asyncio.Task | None = None
 
     def get(self, code: str) -> Room | None:
         """The room of ``code`` (any case) if it is in memory."""
@@ -124,6 +134,14 @@ class RoomManager:
         """Rebuild every waiting or playing room from the database (hands replayed from
         their records and stored actions). Returns how many; a room that cannot be rebuilt
         is logged and skipped."""
+        now = time.time()
+        try:
+            expired = await self.store.expire_stale(now - self.config.waiting_expiry,
+                                                    now - self.config.abandoned_expiry)
+            if expired:
+                log.info("%d room(s) expired while the server was down", expired)
+        except Exception as exc:  # they are expired by the sweeper once rebuilt
+            log.warning("could not expire stale rooms: %r", exc)
         count = 0
         for row in await self.store.active_rooms():
             try:
@@ -137,6 +155,76 @@ class RoomManager:
             await room.post(room.resume)
             count += 1
         return count
+
+    def start(self) -> None:
+        """Start expiring rooms: :meth:`expire` every ``config.expiry_check`` seconds."""
+        if self.config.expiry_check > 0 and self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
+                                                                   name="kawuxing-expiry")
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.expiry_check)
+            try:
+                await self.expire()
+            except Exception as exc:  # tried again next time
+                log.warning("expiring rooms failed: %r", exc)
+
+    def due(self, room: Room, now: float) -> bool:
+        """Whether ``room`` has expired at ``now`` (epoch seconds): waiting longer than
+        ``waiting_expiry`` since it was made, or playing with no player connected for
+        longer than ``abandoned_expiry``."""
+        if room.waiting:
+            return now - room.created_at > self.config.waiting_expiry
+        if room.playing and room.idle_since is not None:
+            return now - room.idle_since > self.config.abandoned_expiry
+        return False
+
+    async def expire(self, now: float | None = None) -> list[str]:
+        """Expire every room :meth:`due` at ``now`` (default: the time): stored as
+        ``expired``, connected seats told (``error`` ``room_expired``) and closed with
+        4004, unloaded. Returns their codes; a room whose status could not be stored stays
+        (tried again next time)."""
+        now = time.time() if now is None else now
+        gone = []
+        for room in [r for r in self.rooms.values() if self.due(r, now)]:
+            try:
+                await self.store.update_room(room.code, status=ROOM_EXPIRED)
+            except Exception as exc:
+                log.warning("room %s: could not store its expiry: %r", room.code, exc)
+                continue
+            room.seats.send_all(protocol.error("room_expired", "the room was closed: it "
+                                               "did not start, or nobody played it, for "
+                                               "too long"))
+            self.rooms.pop(room.code, None)
+            await room.stop(protocol.CLOSE_ROOM_GONE, "the room expired")
+            gone.append(room.code)
+        if gone:
+            log.info("expired %d room(s)", len(gone))
+        return gone
+
+    async def finished_room(self, code: str) -> dict | None:
+        """A finished room that is no longer in memory, as its players may still ask for
+        it: ``{"match_end": the match_end message, "seat_of": token -> seat or None}``, or
+        None (no such room, or not finished)."""
+        code = normalize_code(code)
+        if len(code) > 16 or code in self.rooms:
+            return None
+        found = await self.store.finished_room(code)
+        if found is None:
+            return None
+        hashes = found["token_hashes"]
+
+        def seat_of(token: str | None) -> int | None:
+            seat = None
+            for i, stored in enumerate(hashes):  # every seat compared (constant time)
+                if token_matches(token, stored):
+                    seat = i
+            return seat
+
+        return {"match_end": protocol.match_end(found["match_id"], found["totals"],
+                                                found["hands"]),
+                "seat_of": seat_of}
 
     def _finished(self, room: Room) -> None:
         """A match ended: keep the room a while (players see the result), then unload it."""
@@ -155,6 +243,9 @@ class RoomManager:
 
     async def shutdown(self) -> None:
         """Stop every room (connections closed with 1012: reconnect later)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for handle in self._unload.values():
             handle.cancel()
         self._unload.clear()

@@ -24,6 +24,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 PROTOCOL_VERSION = 1
+MAX_DEPTH = 16  # nesting of arrays and objects in a client message at most
+MAX_INT = 2**53  # whole numbers a client sends are within ±MAX_INT (exact in JavaScript)
 
 # close codes (4000-4999 are the application's)
 CLOSE_BAD_HELLO = 4000  # the first message was not a valid hello
@@ -62,8 +64,8 @@ class Hello(_Message):
 
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=8, max_length=200)]
-    hand: Annotated[int, Field(ge=0)] | None = None
-    last_event: Annotated[int, Field(ge=-1)] | None = None
+    hand: Annotated[int, Field(ge=0, le=MAX_INT)] | None = None
+    last_event: Annotated[int, Field(ge=-1, le=MAX_INT)] | None = None
 
 
 class ActionMessage(_Message):
@@ -73,7 +75,7 @@ class ActionMessage(_Message):
 
     type: Literal["action"]
     id: Annotated[str, Field(min_length=1, max_length=64)]
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[int, Field(ge=0, le=MAX_INT)]
     action: Annotated[list[Any], Field(min_length=2, max_length=5)]
 
 
@@ -103,15 +105,18 @@ class Entropy(_Message):
     one is ``refused`` with ``bad_entropy``), so any JSON value passes here."""
 
     type: Literal["entropy"]
-    hand: Annotated[int, Field(ge=0)]
+    hand: Annotated[int, Field(ge=0, le=MAX_INT)]
     value: Any
 
 
 class Ping(_Message):
-    """Keep-alive; answered by ``pong`` with the same ``t``."""
+    """Keep-alive; answered by ``pong`` with the same ``t``: a text of at most 64
+    characters, a whole number within ±2^53 or a finite number (never NaN or infinity:
+    the frame is refused before)."""
 
     type: Literal["ping"]
-    t: Annotated[str, Field(max_length=64)] | int | float | None = None
+    t: Annotated[str, Field(max_length=64)] | Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)] \
+        | Annotated[float, Field(allow_inf_nan=False)] | None = None
 
 
 ClientMessage = Annotated[Union[Hello, ActionMessage, Ready, Auto, Sync, Entropy, Ping],
@@ -122,7 +127,8 @@ _adapter: TypeAdapter = TypeAdapter(ClientMessage)
 
 class ProtocolError(ValueError):
     """A client message that cannot be used: ``code`` (``malformed``, ``unknown_type``,
-    ``too_large``, ``binary``) and a human-readable ``message``."""
+    ``too_large``, ``too_deep``, ``bad_number``, ``bad_text``, ``binary``) and a
+    human-readable ``message``."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -130,16 +136,61 @@ class ProtocolError(ValueError):
         self.message = message
 
 
+def _constant(name: str) -> Any:
+    raise ProtocolError("bad_number", f"{name} is not a number this server takes")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ProtocolError("bad_number", "a number out of range")
+    return value
+
+
+def _too_deep(text: str) -> bool:
+    """Whether arrays and objects nest more than :data:`MAX_DEPTH` deep (outside strings).
+    Scanned only when the frame has that many brackets at all."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
 def parse_client(text: str, max_bytes: int) -> BaseModel:
     """One client text frame as a message model. Raises :class:`ProtocolError` for a frame
-    over ``max_bytes`` (UTF-8), invalid JSON, a non-object, an unknown ``type`` or fields that
-    do not fit the type."""
+    over ``max_bytes`` (UTF-8, ``too_large``), nested over :data:`MAX_DEPTH` (``too_deep``),
+    invalid JSON (``malformed``), ``NaN``/``Infinity`` or a number out of range
+    (``bad_number``), an escaped lone surrogate (``bad_text``: it could not be sent back), a
+    non-object, an unknown ``type`` or fields that do not fit the type. Never raises
+    anything else, whatever the text."""
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes")
+    if _too_deep(text):
+        raise ProtocolError("too_deep", f"arrays and objects nest at most {MAX_DEPTH} deep")
     try:
-        raw = json.loads(text)
-    except ValueError as exc:
-        raise ProtocolError("malformed", f"not JSON: {exc}") from None
+        raw = json.loads(text, parse_constant=_constant, parse_float=_float)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError("malformed", f"not JSON: {str(exc)[:100]}") from None
+    if "\\u" in text and not _encodable(raw):
+        raise ProtocolError("bad_text", "a text with a lone surrogate (\\ud800-\\udfff)")
     if not isinstance(raw, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a 'type'")
     kind = raw.get("type")
@@ -258,6 +309,15 @@ def refused(action_id: str | None, code: str, reason: str, version: int,
     ``bad_entropy``, ``entropy_closed``; ``rule`` the RULES.md rule."""
     return {"type": "refused", "id": action_id, "code": code, "reason": reason, "rule": rule,
             "version": version}
+
+
+def _encodable(value: Any) -> bool:
+    """Whether ``value`` can be sent back as UTF-8 (no lone surrogate in any text)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def encode(message: dict) -> str:

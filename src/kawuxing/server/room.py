@@ -83,7 +83,9 @@ class Room(Actor):
     ``match`` (the :class:`~kawuxing.engine.Match` once three seats are filled; ``match_id``);
     ``opening`` (the first hand's commitment, drawn now, R3.1; None for test walls);
     ``version`` (events so far); ``pacer``, ``sender``, ``fair`` (its parts); ``stats``
-    (actions accepted and refused, timeouts, bot moves).
+    (actions accepted and refused, timeouts, bot moves, storage failures in a row);
+    ``idle_since``: since when (epoch seconds) no player is connected, None while one is
+    (the manager expires abandoned matches from it).
     """
 
     quiet = (RoomError,)
@@ -107,6 +109,7 @@ class Room(Actor):
                                                                            self.next_match_id)
         self.version = 0
         self.created_at = time.time()
+        self.idle_since: float | None = self.created_at  # no player connected since (epoch s)
         self.pacer, self.sender, self.fair = Pacer(self), Sender(self), FairDeal(self)
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
 
@@ -220,6 +223,8 @@ class Room(Actor):
         change could not be stored."""
         slot = await self.seats.unseat(self.store, self.code, token, self.match is not None,
                                        self.settings.auto_bot)
+        if not self.seats.connected() and self.idle_since is None:
+            self.idle_since = time.time()
         self.sender.players()
         if self.match is not None:
             self.pacer.schedule()
@@ -249,6 +254,7 @@ class Room(Actor):
         (``hand``/``last_event`` name what the client has) or the full view. Raises
         :class:`RoomError` 403 for a bad token."""
         slot = self.seats.connect(conn, token)
+        self.idle_since = None
         if self.match is not None:
             self.pacer.schedule()
         elif self.seats.full():  # the match could not be stored when the room filled: retry
@@ -262,6 +268,8 @@ class Room(Actor):
     def detach(self, conn: Sink) -> None:
         """A connection closed. Ignored unless it is still the seat's connection."""
         if self.seats.disconnect(conn):
+            if not self.seats.connected():
+                self.idle_since = time.time()
             self.sender.players()
             if self.match is not None:
                 self.pacer.schedule()

@@ -20,6 +20,7 @@ SCHEMA_VERSION = 1
 
 # kwx_rooms.status
 ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED = "waiting", "playing", "finished"
+ROOM_EXPIRED = "expired"  # closed unstarted or abandoned (issue 13): never rebuilt
 ACTIVE_ROOMS = (ROOM_WAITING, ROOM_PLAYING)  # rebuilt when the server starts
 # kwx_matches.status and kwx_hands.status
 MATCH_PLAYING, MATCH_FINISHED = "playing", "finished"
@@ -37,7 +38,7 @@ rooms = Table(
     Column("code", String(16), primary_key=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
-    Column("status", String(16), nullable=False),  # waiting | playing | finished | closed
+    Column("status", String(16), nullable=False),  # waiting | playing | finished | expired
     Column("preset", String(32), nullable=False),
     Column("options", Text, nullable=False),  # the overrides asked for (JSON)
     Column("rules", Text, nullable=False),  # RuleSet.to_dict() (JSON)

@@ -1,8 +1,15 @@
 """The WebSocket endpoint ``/ws/{code}`` (docs/protocol.md).
 
+A browser's socket whose ``Origin`` is not this server (nor an ``--allow-origin``) is refused
+before the handshake (HTTP 403); clients that send no Origin connect. An IP with
+``max_sockets_per_ip`` sockets open gets ``error`` ``too_many_sockets`` and a close (1008).
+
 The first message must be a ``hello`` with the seat token. After it, each text frame is
 size-checked, rate-limited (token bucket), validated (pydantic), and handed to the room's
-queue; the room answers. Anything that cannot be used gets an ``error`` and changes nothing.
+queue; the room answers. Anything that cannot be used gets an ``error`` with a code and
+changes nothing; the socket stays usable, and nothing a client sends writes a traceback to
+the log. A finished room no longer in memory (after a restart) answers a hello with its
+``match_end`` and closes (1000).
 """
 
 from __future__ import annotations
@@ -14,8 +21,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
 from .connection import WsConnection
-from .ratelimit import TokenBucket
 from .errors import RoomError
+from .guard import client_ip, origin_allowed
+from .ratelimit import TokenBucket
 
 log = logging.getLogger("kawuxing.server.ws")
 
@@ -24,15 +32,31 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
     """Serve one player's socket for room ``code`` until it closes."""
     manager = websocket.app.state.manager
     config = manager.config
-    await websocket.accept()
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
+                          config.allow_origins):
+        await websocket.close(protocol.CLOSE_POLICY)  # before accept: HTTP 403
+        return
+    sockets = websocket.app.state.sockets
+    ip = client_ip(websocket.scope)
+    counted = sockets.acquire(ip)
+    try:
+        await websocket.accept()
+    except Exception:
+        if counted:
+            sockets.release(ip)
+        return
     conn = WsConnection(websocket, config.send_queue)
     pump = asyncio.get_running_loop().create_task(conn.pump())
     room = None
     try:
+        if not counted:
+            conn.send(protocol.error("too_many_sockets", f"at most {sockets.limit} open "
+                                                         "connections per address"))
+            conn.close(protocol.CLOSE_POLICY, "too many sockets")
+            return
         room = manager.get(code)
         if room is None:
-            conn.send(protocol.error("no_room", f"no room {code!r} on this server"))
-            conn.close(protocol.CLOSE_ROOM_GONE, "no such room")
+            await _gone(websocket, conn, manager, code, config)
             return
         hello = await _hello(websocket, conn, config)
         if hello is None:
@@ -46,9 +70,11 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
         await _serve(websocket, conn, room, config)
     except WebSocketDisconnect:
         pass
-    except Exception:
-        log.exception("websocket for room %s failed", code)
+    except Exception as exc:  # a bug, or the peer broke off: one line, no traceback
+        log.warning("websocket for room %.16r closed: %r", code, exc)
     finally:
+        if counted:
+            sockets.release(ip)
         if room is not None and conn.seat is not None:
             room.post_nowait(room.detach, conn)
         conn.close(1000, "")
@@ -56,6 +82,30 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
             await asyncio.wait_for(pump, 5.0)
         except (asyncio.TimeoutError, asyncio.CancelledError):
             pump.cancel()
+
+
+async def _gone(websocket: WebSocket, conn: WsConnection, manager, code: str, config) -> None:
+    """Room ``code`` is not in memory: a finished room (unloaded, or the server restarted)
+    answers a hello with its seat's token with ``match_end`` and closes normally; any other
+    code gets ``error`` ``no_room`` and 4004."""
+    if websocket.app.state.limits["lookup"].take(client_ip(websocket.scope)) > 0:
+        conn.send(protocol.error("rate_limited", "too many look-ups; try again later"))
+        conn.close(protocol.CLOSE_POLICY, "rate limited")
+        return
+    final = await manager.finished_room(code)
+    if final is not None:
+        hello = await _hello(websocket, conn, config)
+        if hello is None:
+            return
+        if final["seat_of"](hello.token) is None:
+            conn.send(protocol.error("bad_token", "this token is not a seat of this room"))
+            conn.close(protocol.CLOSE_BAD_TOKEN, "bad token")
+            return
+        conn.send(final["match_end"])
+        conn.close(protocol.CLOSE_NORMAL, "the match is over")
+        return
+    conn.send(protocol.error("no_room", "no such room on this server (or it is closed)"))
+    conn.close(protocol.CLOSE_ROOM_GONE, "no such room")
 
 
 async def _hello(websocket: WebSocket, conn: WsConnection, config) -> protocol.Hello | None:
