@@ -172,21 +172,6 @@ def run():
     return invoke
 
 
-def test_cli_hint_ranks_the_discards_of_14_tiles(run):
-    result = run(ISOLATED)
-    assert result.exit_code == 0, result.output
-    lines = [ln for ln in result.stdout.splitlines() if ln.startswith("│")]
-    assert len(lines) == 14
-    first = [c.strip() for c in lines[0].strip("│").split("│")]
-    assert first[:4] == ["1", "7z", "1", "24"]
-    assert "1-shanten, 24 effective tiles" in first[4]
-    rows = json.loads(run(ISOLATED, "--json").stdout)
-    assert [r["discard"] for r in rows[:3]] == ["7z", "1s", "7s"]
-    assert rows[0] == {"discard": "7z", "shanten": 1, "effective": 24, "value": 0.0,
-                       "reason": rows[0]["reason"]}
-    assert [r["shanten"] for r in rows[3:5]] == [1, 1] and rows[5]["shanten"] == 2
-
-
 def test_cli_hint_shows_the_waits_of_13_tiles(run):
     result = run(KA5)
     assert result.exit_code == 0, result.output

@@ -12,7 +12,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from ..agents import bot_help
-from ..agents.hints import effective_tiles, rank_discards, wait_values
+from ..agents.expert import rank_actions
+from ..agents.hints import effective_tiles, wait_values
+from ..engine.legal import position_actions
+from ..engine.observation import position_observation
 from ..melds import Meld
 from ..sim import check_bots
 from ..sim import simulate as run_simulation
@@ -23,13 +26,18 @@ def hint(
     hand: Annotated[str, typer.Argument(help="concealed tiles: 14 (or 14 - 3 per meld) to rank discards, 13 to see waits")],
     meld: Annotated[Optional[list[str]], typer.Option("--meld", help="own declared meld KIND:TILE; repeat")] = None,
     visible: Annotated[str, typer.Option("--visible", help="tiles seen elsewhere: discards, others' melds, revealed hands")] = "",
+    wall: Annotated[int, typer.Option("--wall", help="tiles left in the wall (0-43)")] = 30,
     rules: Annotated[str, typer.Option("--rules", help="preset")] = "standard",
     option: Annotated[Optional[list[str]], typer.Option("--option", help="rule override name=value; repeat")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """Rank the discards of a hand: shanten, effective tiles left, value of the waits."""
+    """Rank the choices of a hand by the expert's expected value in base units (14 tiles:
+    discards, 亮倒, concealed kongs, with live tiles, value and danger), or show the shanten,
+    effective tiles and waits of 13."""
     try:
         ruleset = rules_from(rules, option)
+        if not 0 <= wall <= 43:
+            raise ValueError(f"--wall {wall}: 0-43 tiles are left once the hands are dealt")
         melds = [Meld.parse(m) for m in meld or []]
         counts = counts_of(parse_tiles(hand))
         seen = counts_of(parse_tiles(visible, max_copies=None))
@@ -64,18 +72,34 @@ def hint(
                           + (f"×{w['discard']} on a discard" if w["discard"] else
                              "self-draw only (R7.3)"), highlight=False)
         return
-    hints = rank_discards(counts, melds, total, ruleset)
-    rows = [{"discard": tile_str(h.tile), "shanten": h.shanten,
-             "effective": h.effective_count, "value": round(h.value, 2),
-             "reason": h.reason()} for h in hints]
+    seen = [a - b for a, b in zip(total, counts)]
+    for m in melds:
+        seen[m.tile] -= m.size
+    obs = position_observation(ruleset, counts, [(m.kind, m.tile) for m in melds], seen, wall)
+    choices = rank_actions(obs, position_actions(ruleset, counts, melds), explain=True)
+    rows = [{"rank": i, **c.to_json()} for i, c in enumerate(choices, 1)]
     if as_json:
         print(json.dumps(rows, ensure_ascii=False))
         return
-    table = Table("rank", "discard", "shanten", "effective", "why")
-    for i, row in enumerate(rows, 1):
-        table.add_row(str(i), row["discard"], str(row["shanten"]), str(row["effective"]),
-                      row["reason"])
+    table = Table("rank", "choice", "expected", "why")
+    for row, choice in zip(rows, choices):
+        table.add_row(str(row["rank"]), action_label(choice.action), f"{choice.ev:+.2f}",
+                      row["text"])
     out.print(table)
+    out.print("expected: base units from now to the end of the hand (the expert's valuation)",
+              highlight=False)
+
+
+def action_label(action) -> str:
+    """``discard 5p``, ``discard 5p 亮倒``, ``concealed kong 7z`` (what a hint row names)."""
+    text = action.verb.replace("_", " ")
+    if action.tile is not None:
+        text += " " + tile_str(action.tile)
+    if action.declare:
+        text += " 亮倒"
+    if action.hidden:
+        text += " hiding " + " ".join(tile_str(t) for t in action.hidden)
+    return text
 
 
 def simulate(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..melds import MELD_CONCEALED_KONG
 from ..rules import RuleSet
 from .hand import Hand
-from .state import CLAIM, ENDED, PIAO_PHASE, ROB
+from .state import CLAIM, ENDED, PIAO_PHASE, ROB, TURN
 
 
 @dataclass(frozen=True)
@@ -115,3 +115,28 @@ def observe(hand: Hand, seat: int) -> Observation:
         visible=tuple(visible), table=table, deltas=tuple(hand.deltas),
         piao=tuple(s.piao if (i == seat or piao_known) else None
                    for i, s in enumerate(hand.seats)))
+
+
+def position_observation(rules: RuleSet, concealed: list[int],
+                         melds: list[tuple[str, int]], seen: list[int], wall_left: int,
+                         seat: int = 0) -> Observation:
+    """The :class:`Observation` of a free-standing position (``kawuxing hint``): ``seat`` in
+    its turn, having drawn, with ``concealed`` (counts vector) and ``melds`` ``[(kind,
+    tile)]``; ``seen``: counts of every tile seen elsewhere (discards, others' melds);
+    ``wall_left`` tiles in the wall; nobody declared, the opponents' discards unknown (each
+    holds 13 tiles), no 漂. Raises ``ValueError`` for a wall outside 0-43 tiles."""
+    if type(wall_left) is not int or not 0 <= wall_left <= 43:
+        raise ValueError(f"wall {wall_left!r}: 0-43 tiles are left once the hands are dealt")
+    visible = list(concealed)
+    for kind, tile in melds:
+        visible[tile] += 3 if kind == "pung" else 4
+    visible = [a + b for a, b in zip(visible, seen)]
+    none = ((), (), ())
+    return Observation(
+        rules=rules, seat=seat, dealer=seat, phase=TURN, turn=seat, wall_left=wall_left,
+        concealed=tuple(concealed), drawn=None,
+        melds=tuple(tuple(melds) if s == seat else () for s in range(3)),
+        discards=none, claimed=none, declared=(False, False, False), waits=none,
+        revealed=(None, None, None), hidden_triplets=(0, 0, 0),
+        concealed_count=tuple(sum(concealed) if s == seat else 13 for s in range(3)),
+        visible=tuple(visible), table=None, deltas=(0, 0, 0), piao=(0, 0, 0))

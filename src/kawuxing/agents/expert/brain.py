@@ -39,6 +39,7 @@ class Choice:
     action: Action
     ev: float
     reasons: tuple[tuple[str, dict], ...] = field(default=())
+    priority: float | None = field(default=None, compare=False)  # sort key, if not ``ev``
 
     def text(self) -> str:
         """The reasons in plain English, e.g. ``"ready on 5p (3 live, ×2/×2); danger 12%"``."""
@@ -85,10 +86,17 @@ def rank_actions(obs: Observation, legal: list[Action], after_kong: bool = False
     return choices
 
 
+def _danger_of(choice: Choice) -> float:
+    """The deal-in chance in a choice's reasons (0 if none)."""
+    return next((p["chance"] for code, p in choice.reasons if code == "danger"), 0.0)
+
+
 def _rank_value(choice: Choice) -> float:
     """The sort key: a win now counts double and one more (a win in hand against the
     model's estimate of waiting, under 漏胡 R7.5), everything else its ``ev``."""
-    return 2 * choice.ev + 1 if choice.action.verb == WIN else choice.ev
+    if choice.action.verb == WIN:
+        return 2 * choice.ev + 1
+    return choice.ev if choice.priority is None else choice.priority
 
 
 class _Brain:
@@ -109,7 +117,62 @@ class _Brain:
             return [self._piao(a) for a in legal]
         if self.obs.phase in ("claim", "rob"):
             return [self._answer(a) for a in legal]
-        return [self._turn(a, len(legal)) for a in legal]
+        choices = [self._turn(a, len(legal)) for a in legal]
+        return self._keep_pace(choices)
+
+    def _keep_ready(self, choices: list[Choice], steps: dict[int, int]) -> list[Choice]:
+        """A ready discard whose waits have ``ready_live`` live copies or more ranks above
+        every discard that leaves the hand not ready (unless it is dangerous)."""
+        t = self.t
+        counts = list(self.obs.concealed)
+        good = []
+        for c in choices:
+            a = c.action
+            if a.verb == DISCARD and steps.get(a.tile, 9) == 0 and _danger_of(c) < 0.2:
+                counts[a.tile] -= 1
+                live = sum(t.live[e.tile] for e in self.valuer.entries(counts))
+                counts[a.tile] += 1
+                if live >= t.params.ready_live:
+                    good.append(c)
+        if not good:
+            return choices
+        floor = min(c.ev for c in good) - 1e-6
+        return [Choice(c.action, c.ev, c.reasons, floor - 0.01)
+                if c.action.verb == DISCARD and steps.get(c.action.tile, 0) > 0 and c.ev > floor
+                else c for c in choices]
+
+    def _keep_pace(self, choices: list[Choice]) -> list[Choice]:
+        """Speed first far from ready: a plain discard that leaves the hand farther from ready
+        than the fastest one (two or more from ready) is ranked below every fastest discard,
+        unless all of those are dangerous (chance 20 % or more): then defence decides."""
+        counts = list(self.obs.concealed)
+        n_melds = len(self.melds)
+        steps: dict[int, int] = {}
+        for c in choices:
+            a = c.action
+            if a.verb == DISCARD and not a.declare and a.tile not in steps:
+                counts[a.tile] -= 1
+                steps[a.tile] = shanten(counts, n_melds)
+                counts[a.tile] += 1
+        if not steps:
+            return choices
+        fastest = min(steps.values())
+        if fastest == 0 and self.t.params.ready_live:
+            return self._keep_ready(choices, steps)
+        if fastest < 1:
+            return choices
+        quick = [c for c in choices if c.action.verb == DISCARD and not c.action.declare
+                 and steps[c.action.tile] == fastest]
+        if all(_danger_of(c) >= 0.2 for c in quick):
+            return choices
+        floor = min(c.ev for c in quick) - 1e-6
+        out = []
+        for c in choices:
+            a = c.action
+            if a.verb == DISCARD and not a.declare and steps[a.tile] > fastest and c.ev > floor:
+                c = Choice(a, c.ev, c.reasons, floor - 0.01 * (steps[a.tile] - fastest))
+            out.append(c)
+        return out
 
     # --- 漂 (R11.1) -----------------------------------------------------------------------
     def _piao(self, a: Action) -> Choice:

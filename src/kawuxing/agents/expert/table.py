@@ -24,21 +24,32 @@ class Params:
     - ``ron_declared``: the same into a *declared* wait (they see it and keep it, unless forced);
     - ``opp_win``: chance per round that a concealed opponent who is ready wins;
     - ``far_effective``: typical live effective tiles of a hand two or more from ready;
-    - ``typical_waits``: typical live waits of the ready hand a far hand reaches.
+    - ``typical_waits``: typical live waits of the ready hand a far hand reaches;
+    - ``first_step``: the share of a far hand's helping draws that lead to a good shape;
+    - ``ready_live``: a ready hand with at least this many live waits is never given up for
+      one farther from ready (0: the valuation alone decides);
+    - ``declared_pressure``: how much of the opponents' threat is left once I declare (they
+      fold against a shown wait).
     """
 
     ron_concealed: float = 0.55
     ron_declared: float = 0.06
     opp_win: float = 0.09
-    far_effective: float = 16.0
-    typical_waits: float = 4.0
+    far_effective: float = 12.0
+    typical_waits: float = 3.0
+    first_step: float = 0.6
+    declared_pressure: float = 1.0
+    ready_live: int = 0
 
 
 DEFAULT_PARAMS = Params()
 
 
+DEALT = 40  # tiles out of the wall once the hands are dealt (13 × 3 and the dealer's 14th)
+
+
 def ready_chance(turns: int, melds: int) -> float:
-    """The chance that a concealed opponent is ready (0-0.85) after ``turns`` discards with
+    """The chance that a concealed opponent is ready (0-0.85) after ``turns`` turns with
     ``melds`` declared melds: rises about 4.5 % a turn and 12 % a meld."""
     return max(0.0, min(0.85, -0.05 + 0.045 * turns + 0.12 * melds))
 
@@ -79,7 +90,8 @@ class Table:
                 hazard += chance * (1.0 + params.ron_declared)
             else:
                 melds = len(obs.melds[o])
-                self.ready[o] = ready_chance(len(obs.discards[o]), melds)
+                turns = max(len(obs.discards[o]), (84 - DEALT - obs.wall_left) // 3)
+                self.ready[o] = ready_chance(turns, melds)
                 hazard += self.ready[o] * params.opp_win
         self.hazard = min(0.6, hazard)
 

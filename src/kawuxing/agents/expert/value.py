@@ -118,7 +118,8 @@ def ready_race(t: Table, entries: tuple[WaitEntry, ...], declared: bool) -> Race
             blind = t.ready[o] * BLIND_WAITS / t.unseen * (1.0 if declared else 0.5)
             p_loss += blind
             gain -= blind * (t.base * BLIND_COST + t.piao_units(o))
-    stay = max(0.02, 1.0 - p_self - p_ron - p_loss - t.hazard)
+    hazard = t.hazard * (p.declared_pressure if declared else 1.0)
+    stay = max(0.02, 1.0 - p_self - p_ron - p_loss - hazard)
     return Race(gain, stay, t.compensation(declared))
 
 
@@ -268,7 +269,7 @@ class Valuer:
             return level[draws]
         comp = t.compensation(False)
         for step in range(sh, 0, -1):
-            hit = min(0.9, (live if step == sh else later_live) / t.unseen)
+            hit = min(0.9, (t.params.first_step * live if step == sh else later_live) / t.unseen)
             stay = max(0.0, 1.0 - hit - t.hazard)
             nxt = [comp] * (draws + 1)
             for n in range(1, draws + 1):

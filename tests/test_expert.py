@@ -1,0 +1,231 @@
+"""The expert bot (kawuxing.agents.expert): concrete decisions with their expected values in
+base units, its money model against the rules (R6-R10), R13 (it reads only its Observation)
+and the hint command built on it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_agents import TWIN_SEAT, TWINS, twin_hand
+from typer.testing import CliRunner
+
+from kawuxing.agents import make_agent
+from kawuxing.agents.expert import ExpertAgent, rank_actions
+from kawuxing.agents.expert.danger import discard_danger
+from kawuxing.agents.expert.table import Table
+from kawuxing.cli import app
+from kawuxing.engine import CLAIM, DISCARD, PASS, ROB, Action
+from kawuxing.engine.legal import position_actions
+from kawuxing.engine.observation import Observation, observe, position_observation
+from kawuxing.melds import Meld
+from kawuxing.rules import RuleSet
+from kawuxing.tiles import counts_of, parse_tiles
+
+RULES = RuleSet()
+K = {t: parse_tiles(t)[0] for t in ("1p", "3p", "5p", "7z", "1s", "5s", "8s", "9s")}
+
+
+def position(hand: str, wall: int = 30, seen: str = "", melds=()) -> tuple[Observation, list]:
+    """A turn position of seat 0 and its legal actions (engine.legal.position_actions)."""
+    counts = counts_of(parse_tiles(hand))
+    obs = position_observation(RULES, counts, list(melds),
+                               counts_of(parse_tiles(seen, max_copies=None)), wall)
+    return obs, position_actions(RULES, counts, [Meld(k, t) for k, t in melds])
+
+
+def with_declared_opponent(obs: Observation, seat: int, shown: str, waits: str,
+                           discards: str) -> Observation:
+    """``obs`` where ``seat`` declared 亮倒 showing ``shown`` (13 tiles) waiting on ``waits``
+    after discarding ``discards`` (R8.1, R13.1: the shown tiles become visible)."""
+    revealed = counts_of(parse_tiles(shown))
+    visible = [a + b for a, b in zip(obs.visible, revealed)]
+    for k in parse_tiles(discards):
+        visible[k] += 1
+    def per_seat(value, old):
+        return tuple(value if s == seat else old[s] for s in range(3))
+    return Observation(**{**obs.__dict__,
+                          "declared": per_seat(True, obs.declared),
+                          "waits": per_seat(tuple(parse_tiles(waits)), obs.waits),
+                          "revealed": per_seat(tuple(revealed), obs.revealed),
+                          "discards": per_seat(tuple(parse_tiles(discards)), obs.discards),
+                          "claimed": per_seat((False,) * len(parse_tiles(discards)),
+                                              obs.claimed),
+                          "visible": tuple(visible)})
+
+
+def best(obs, legal) -> Action:
+    return rank_actions(obs, legal)[0].action
+
+
+def test_a_declaration_that_pays():
+    """R8.4: ready on 5p/8p (×1: a discard win is not allowed, R7.3), all eight live, mid
+    wall, nobody declared: 亮倒 makes every wait ×2 and winnable on a discard (包胡 double),
+    so the expert declares, and says by how much."""
+    obs, legal = position("123p 67p 12333s 5678s", wall=30)
+    ranked = rank_actions(obs, legal, explain=True)
+    top = ranked[0]
+    assert top.action.verb == DISCARD and top.action.declare
+    assert top.action.tile in (K["5s"], K["8s"])
+    reasons = dict(top.reasons)
+    assert reasons["ready"]["waits"] == [["5p", 4, 2, 2], ["8p", 4, 2, 2]]
+    assert reasons["declare"]["gain"] > 0
+    concealed = next(c for c in ranked if c.action == Action(0, DISCARD, top.action.tile))
+    assert dict(concealed.reasons)["ready"]["waits"] == [["5p", 4, 1, 0], ["8p", 4, 1, 0]]
+    assert top.ev > concealed.ev
+
+
+def test_a_dead_ready_hand_is_abandoned():
+    """A ready hand whose only wait is dead (its four copies seen: 3p) ranks below a discard
+    that keeps the hand one from ready with live tiles (R8.1: a wait needs a tile to come)."""
+    # 12p 456p 789p 111s 99s + 7z: discarding 7z leaves ready on 3p only; 3p all seen
+    obs, legal = position("12p 456p 789p 111s 99s 7z", wall=30, seen="3p3p3p3p")
+    ranked = rank_actions(obs, legal, explain=True)
+    keep_dead = next(c for c in ranked if c.action == Action(0, DISCARD, K["7z"]))
+    assert dict(keep_dead.reasons)["ready"]["waits"] == [["3p", 0, 1, 0]]
+    top = ranked[0]
+    assert top.action != Action(0, DISCARD, K["7z"]) and not top.action.declare
+    assert top.ev > keep_dead.ev
+    assert dict(top.reasons)["shanten"]["n"] == 1 and dict(top.reasons)["shanten"]["live"] > 0
+
+
+def test_a_concealed_kong_is_taken():
+    """R6.1: four 9s held: the concealed kong brings 2 from each other player (4 base units)
+    at once and a replacement draw; the expert takes it and counts its money."""
+    obs, legal = position("123p 456p 9999s 7z 7z 5s 6s", wall=30)
+    ranked = rank_actions(obs, legal, explain=True)
+    assert ranked[0].action == Action(0, "concealed_kong", K["9s"])
+    assert dict(ranked[0].reasons)["kong"] == {"money": 4}
+    assert ranked[0].ev >= 4
+
+
+def test_folding_against_a_declared_hand():
+    """R8.4: seat 1 declared, waiting on 5p; a 5p from me is a certain 包胡 at double its
+    value (shown hand 46p 123s 456s 789s 11s → 卡五星 ×2 × 亮倒 ×2 = ×4, paid ×2 = 8). Far
+    from ready, the expert keeps its 5p; the danger model prices it exactly."""
+    obs, legal = position("5p 19p 159s 6z 7z 13p 24s 8s 3s", wall=25)
+    obs = with_declared_opponent(obs, 1, "46p 123s 456s 789s 11s", "5p", "5z6z5z")
+    table = Table(obs)
+    danger = discard_danger(table, K["5p"])
+    # 8 from seat 1, and a little from seat 2, a concealed opponent early in the hand
+    assert danger.certain and danger.chance == 1.0 and 8 <= danger.cost < 8.2
+    ranked = rank_actions(obs, legal, explain=True)
+    assert ranked[0].action.tile != K["5p"]
+    five = next(c for c in ranked if c.action == Action(0, DISCARD, K["5p"]))
+    assert five.ev <= -7
+
+
+def test_money_of_a_self_draw_and_of_a_declared_discard_win():
+    """Table: a self-drawn ×2 pays 2 from each (R7.2); a declared winner's discard win pays
+    double from the discarder alone (包胡, R8.4); 漂 adds piao(payer)+piao(winner) once
+    (R11.1)."""
+    obs, _ = position("123p 456p 789p 11s 23s 7z", wall=30)
+    t = Table(obs)
+    assert t.self_draw_money(2) == 4
+    assert t.discard_money(2, 1, bao_hu=True) == 4
+    assert t.discard_money(2, 1, bao_hu=False) == 2
+    obs = Observation(**{**obs.__dict__, "piao": (1, 2, 0)})
+    t = Table(obs)
+    assert t.self_draw_money(1) == (1 + 2 + 1) + (1 + 0 + 1)
+    assert t.discard_money(1, 2, bao_hu=True) == 2 + 1
+
+
+def test_draw_compensation_share():
+    """R10.2 per_declarer: declaring alone costs 1 to each other player at 荒庄; with seat 1
+    declared, I receive 1 from it unless I declare too."""
+    obs, _ = position("123p 456p 789p 11s 23s 7z", wall=30)
+    assert Table(obs).compensation(True) == -2
+    assert Table(obs).compensation(False) == 0
+    obs = with_declared_opponent(obs, 1, "46p 123s 456s 789s 11s", "5p", "5z")
+    assert Table(obs).compensation(False) == 1
+    assert Table(obs).compensation(True) == -1  # seat 1 pays seat 2; I pay seat 2
+
+
+def test_expert_chooses_alike_in_twin_hands():
+    """R13: in hands that are the same for its seat (twins of test_agents), the expert's
+    observation and choices are the same; it sees nothing else."""
+    hands = [twin_hand(*t) for t in TWINS]
+    players = [ExpertAgent(), ExpertAgent()]
+    common = len(parse_tiles(TWINS[0][2]))  # the draws both twins share
+    decisions = 0
+    while not hands[0].ended and hands[0].wall_left >= common:
+        if TWIN_SEAT in hands[0].to_act():
+            decisions += 1
+            obs = [observe(h, TWIN_SEAT) for h in hands]
+            legal = [h.legal_actions(TWIN_SEAT) for h in hands]
+            assert obs[0] == obs[1] and legal[0] == legal[1]
+            chosen = [p.act(o, lg) for p, o, lg in zip(players, obs, legal)]
+            assert chosen[0] == chosen[1]
+            for h in hands:
+                h.apply(chosen[0])
+        else:
+            for h in hands:
+                while TWIN_SEAT not in h.to_act() and not h.ended:
+                    seat = h.to_act()[0]
+                    h.apply(Action(seat, PASS) if h.phase in (CLAIM, ROB)
+                            else Action(seat, DISCARD, h.seats[seat].drawn))
+    assert decisions >= 10
+
+
+def test_expert_plays_legal_and_the_same_for_a_seed():
+    """Whole hands against the heuristic: every action is legal (the engine refuses others),
+    scores sum to zero, and the same deal gives the same play (no randomness)."""
+    from kawuxing.engine import Hand
+
+    def play(seed):
+        hand = Hand.deal(RULES, 0, seed=seed, piao=[0, 0, 0], windows=False)
+        bots = [make_agent("expert"), make_agent("heuristic:3", "a"), make_agent("expert")]
+        while not hand.ended:
+            seat = hand.to_act()[0]
+            hand.apply(bots[seat].act(observe(hand, seat), hand.legal_actions(seat)))
+        return hand.actions, hand.deltas
+
+    for seed in ("e1", "e2", "e3"):
+        actions, deltas = play(seed)
+        assert sum(deltas) == 0
+        assert play(seed) == (actions, deltas)
+
+
+# --------------------------------------------------------------------------------------------
+# kawuxing hint
+# --------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, ["hint", *args], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    return invoke
+
+
+def test_cli_hint_ranks_by_expected_value(run):
+    """14 tiles: every choice with the expert's expected base units, best first; the 亮倒 of
+    test_a_declaration_that_pays ranks first, with its waits in the reasons."""
+    rows = json.loads(run("123p 67p 12333s 5678s", "--json").stdout)
+    assert rows[0]["rank"] == 1 and rows[0]["action"][1:3] in (["discard", "5s"],
+                                                               ["discard", "8s"])
+    assert rows[0]["action"][3] == "declare"
+    assert rows[0]["reasons"][0] == {"code": "ready", "waits": [["5p", 4, 2, 2],
+                                                                ["8p", 4, 2, 2]],
+                                     "declared": True}
+    assert [r["ev"] for r in rows] == sorted((r["ev"] for r in rows), reverse=True)
+    assert len(rows) == 14  # 12 kinds held, 2 of them with 亮倒
+    text = run("123p 67p 12333s 5678s").stdout
+    assert "亮倒" in text and "expected" in text and "base units" in text
+    # --wall changes the race: with one draw left the declared race is worth less
+    late = json.loads(run("123p 67p 12333s 5678s", "--wall", "2", "--json").stdout)
+    assert late[0]["ev"] < rows[0]["ev"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["123p 67p 12333s 5678s", "--wall", "44"], "0-43"),
+    (["123p 67p 12333s 5678s", "--wall", "-1"], "0-43"),
+    (["46x 234p 123s 789s 99p"], "'x' at position 2"),
+    (["46p 234p 123s 789s 99p", "--visible", "444p"], "more than four of 4p"),
+])
+def test_cli_hint_bad_input(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
