@@ -109,6 +109,12 @@ class Entropy(_Message):
     value: Any
 
 
+class HintRequest(_Message):
+    """Ask for the expert's ranking of this seat's choices now (answered by ``hint``)."""
+
+    type: Literal["hint"]
+
+
 class Ping(_Message):
     """Keep-alive; answered by ``pong`` with the same ``t``: a text of at most 64
     characters, a whole number within ±2^53 or a finite number (never NaN or infinity:
@@ -119,9 +125,9 @@ class Ping(_Message):
         | Annotated[float, Field(allow_inf_nan=False)] | None = None
 
 
-ClientMessage = Annotated[Union[Hello, ActionMessage, Ready, Auto, Sync, Entropy, Ping],
-                          Field(discriminator="type")]
-CLIENT_TYPES = ("hello", "action", "ready", "auto", "sync", "entropy", "ping")
+ClientMessage = Annotated[Union[Hello, ActionMessage, Ready, Auto, Sync, Entropy, HintRequest,
+                                Ping], Field(discriminator="type")]
+CLIENT_TYPES = ("hello", "action", "ready", "auto", "sync", "entropy", "hint", "ping")
 _adapter: TypeAdapter = TypeAdapter(ClientMessage)
 
 
@@ -289,6 +295,13 @@ def replaced() -> dict:
 def left(seat: int) -> dict:
     """This player left seat ``seat``; the socket closes with :data:`CLOSE_NORMAL`."""
     return {"type": "left", "seat": seat}
+
+
+def hint(hand: int, version: int, choices: list[dict]) -> dict:
+    """The expert's ranking of the seat's legal actions at room ``version`` of hand ``hand``
+    (:meth:`kawuxing.agents.expert.Choice.to_json`, best first; ``[]`` when the seat has
+    nothing to decide). Built from the seat's own Observation only (R13)."""
+    return {"type": "hint", "hand": hand, "version": version, "choices": choices}
 
 
 def pong(t: Any) -> dict:
