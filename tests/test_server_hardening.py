@@ -585,3 +585,42 @@ def test_the_wal_stays_bounded_under_sustained_writes(tmp_path):
         wal = f"{path}-wal"
         assert not os.path.exists(wal) or os.path.getsize(wal) == 0  # truncated on close
     asyncio.run(main())
+
+
+def test_ended_hands_are_dropped_from_memory_and_read_from_the_database(tmp_path):
+    """An 8-hand all-bot match: once it is over the room keeps only the last two hands whole;
+    the others are EndedHands (deltas, seats, counts: no events). The totals and the
+    ``match_end`` are those the database holds, and replays read the database."""
+    from kawuxing.engine import Hand
+    from kawuxing.server.ended import EndedHand
+
+    async def main():
+        config = make_config(tmp_path)
+        store = await Store.open(config.db_url)
+        clock = ManualClock()
+        manager = RoomManager(store, config, clock)
+        try:
+            created = await manager.create_room(seats=["random"] * 3, hands=8)
+            room = manager.get(created["code"])
+            for _ in range(200):
+                await settle(room, clock)
+                if room.finished:
+                    break
+                clock.advance(1.0)
+            assert room.finished
+            hands = room.match.hands
+            assert len(hands) == 8
+            assert [type(h) for h in hands] == [EndedHand] * 6 + [Hand] * 2
+            match = await store.get_match(room.match_id)
+            stored = [h["result"]["deltas"] for h in match["hands"]]
+            assert [h.deltas for h in hands] == stored
+            assert room.match.totals() == match["totals"] == [sum(c) for c in zip(*stored)]
+            assert room.sender.match_end()["hands"] == stored
+            assert room.version == sum(len(h.events) for h in hands)
+            record = await store.hand_record(room.match_id, 0)
+            assert record["status"] == "ended" and len(record["record"]["actions"]) == \
+                len(hands[0].actions)
+        finally:
+            await manager.shutdown()
+            await store.close()
+    asyncio.run(main())

@@ -42,6 +42,7 @@ from .actor import Actor
 from .clock import Clock
 from .config import ServerConfig
 from .db import Store
+from .ended import compact
 from .errors import RoomError
 from .fairdeal import FairDeal
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
@@ -157,6 +158,7 @@ class Room(Actor):
             room.match = restored_match(rules, room.match_id, row["hands"])
             room.match.open_next()  # a hand that had ended: a new commitment for the next
             room.version = sum(len(h.events) for h in room.match.hands)
+            compact(room.match.hands)  # old hands: only what the room still needs
             room.status = FINISHED if room.match.over else PLAYING
             for slot in room.seats:
                 slot.reserve = settings.reserve_seconds
@@ -454,6 +456,7 @@ class Room(Actor):
             self.pacer.retry_next(version)
             return
         self.version += len(hand.events)
+        compact(match.hands)  # the hands before the last: stored, dropped from memory
         self.seats.new_hand(self.settings.reserve_seconds)
         self.pacer.schedule()
         self.broadcast()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.views import events_for_seat, running_totals, seat_view
 from . import protocol
+from .ended import is_whole
 from .seats import Slot
 
 if TYPE_CHECKING:
@@ -57,11 +58,13 @@ class Sender:
     def state(self, slot: Slot, hand_no: int | None, last_event: int | None) -> None:
         """After (re)connecting: the events the client misses (``hand_no``/``last_event``:
         what it has), or everything. A client left in an earlier hand of the match first gets
-        that hand's remaining events (``missed``: how it ended), then the full view of the
-        hand in play; a finished match adds ``match_end``."""
+        that hand's remaining events (``missed``: how it ended; only from the hand just
+        before, the older ones are no longer in memory), then the full view of the hand in
+        play; a finished match adds ``match_end``."""
         match = self.room.match
         hand, number = match.hand, match.number
         if (hand_no is not None and hand_no < number and last_event is not None
+                and is_whole(match.hands[hand_no])
                 and -1 <= last_event < len(match.hands[hand_no].events)):
             old = match.hands[hand_no]
             slot.conn.send(protocol.missed(hand_no,
