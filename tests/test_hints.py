@@ -8,8 +8,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from kawuxing.agents.hints import (DiscardHint, WaitValue, effective_tiles, rank_discards,
-                                   unseen, wait_values)
+from kawuxing.agents.hints import (DiscardHint, WaitValue, effective_tiles, hand_score,
+                                   rank_discards, ready_equivalent, unseen, wait_values)
 from kawuxing.cli import app
 from kawuxing.melds import Meld
 from kawuxing.rules import RuleSet
@@ -98,12 +98,53 @@ def test_wait_values_x1_wait_cannot_win_on_a_discard():
 
 def test_ready_discard_carries_its_waits_and_value():
     """KA5 + 7z: discarding 7z leaves it ready on 5p (4 unseen, ×2/×2). value = unseen ×
-    (2 × self-draw + discard) / 3 (a self-draw is paid by both others) = 4 × 6 / 3 = 8."""
+    (2 × self-draw + discard) / 3 (a self-draw is paid by both others) = 4 × 6 / 3 = 8; score
+    = −100 + ready_equivalent(4 live) + value = −100 + (5 × 4 + 4³ / 3) + 8."""
     hand = counts(KA5 + " 7z")
     best = rank_discards(hand, [], hand, RULES)[0]
     assert best == DiscardHint(T("7z"), 0, ((T("5p"), 4),), (WaitValue(T("5p"), 4, 2, 2),),
-                               8.0, 12.0, ())
+                               8.0, pytest.approx(-100 + 20 + 64 / 3 + 8), ())
     assert best.reason() == "ready, waits 5p (4 left, ×2 self-draw, ×2 on a discard)"
+
+
+def test_ready_equivalent_counts_live_copies():
+    """A ready hand is worth ready_equivalent(live) effective tiles of a 1-shanten hand: −1
+    with no live copy (below any 1-shanten hand with a live effective tile), 5 + ⅓ with one,
+    24 with three, over 100 (above every 1-shanten hand) from six."""
+    assert ready_equivalent(0) == -1
+    assert ready_equivalent(1) == pytest.approx(5 + 1 / 3)
+    assert ready_equivalent(3) == pytest.approx(24)
+    assert ready_equivalent(5) < 100 < ready_equivalent(6)
+
+
+def test_a_ready_hand_on_dead_waits_ranks_below_a_live_one_shanten_hand():
+    """R8.1: KA5 + 5s, with all four 5p seen elsewhere. Throwing 5s keeps the hand ready on 5p
+    with no copy left: it ranks below throwing 4p (1-shanten: 3p 5p … live) and 6p. With all
+    four 5p still unseen, the ready discard (5s) ranks first again."""
+    hand = counts(KA5 + " 5s")
+    seen = [a + b for a, b in zip(hand, counts("5555p"))]
+    hints = rank_discards(hand, [], seen, RULES)
+    by_tile = {h.tile: h for h in hints}
+    dead = by_tile[T("5s")]
+    assert dead.shanten == 0 and dead.waits == (WaitValue(T("5p"), 0, 2, 2),)
+    assert dead.score == -101 and dead.reason().startswith("ready, waits 5p (0 left")
+    assert [h.tile for h in hints[:2]] == tiles("4p 6p")
+    assert all(h.shanten == 1 for h in hints[:2]) and hints[0].effective_count > 0
+    assert rank_discards(hand, [], hand, RULES)[0].tile == T("5s")
+
+
+def test_hand_score_and_the_speed_only_ranking():
+    """hand_score scores 13 tiles as rank_discards scores a discard: KA5 as in the test above
+    (tile −1). ``values`` False (heuristic level 1) ranks by shanten and live copies only: no
+    multipliers, no 清一色 bonus."""
+    ready = hand_score(counts(KA5), [], counts(KA5), RULES)
+    assert ready.tile == -1 and ready.shanten == 0 and ready.value == 8.0
+    assert ready.score == pytest.approx(-100 + 20 + 64 / 3 + 8)
+    fast = hand_score(counts(KA5), [], counts(KA5), RULES, values=False)
+    assert fast.value == 0 and fast.score == pytest.approx(-100 + 20 + 64 / 3)
+    hand = counts(ISOLATED)
+    plain = {h.tile: h for h in rank_discards(hand, [], hand, RULES, values=False)}
+    assert plain[T("7z")].score == -100 + 24 and plain[T("7z")].notes == ()
 
 
 def test_waits_with_melds():

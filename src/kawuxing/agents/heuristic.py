@@ -1,10 +1,24 @@
 """The heuristic bot: plays 卡五星 by shanten, effective tiles, hand value and defence.
 
-Levels: 1 plays for speed only (shanten, effective tiles) and never declares; 2 adds the value
-of the waits (卡五星, 七对, 清一色 … and R7.3: a ×1 wait only wins by self-draw) and declares
-亮倒 when the waits are alive (R8); 3 adds defence: it does not feed a declared player's waits
-unless nothing else is legal, and late in the wall, far from ready, it prefers tiles that are
-mostly seen. It uses only its seat's :class:`Observation` (R13).
+It is the fast, simple bot (and the rollout policy of stronger ones). Every level ranks its
+discards with :func:`~kawuxing.agents.hints.rank_discards`, where a ready hand counts by the
+live copies of its waits, not by shanten alone (a ready hand whose waits are dead ranks below
+a 1-shanten hand with live effective tiles). It uses only its seat's :class:`Observation`
+(R13), plus what it did itself (a kong just made).
+
+- Level 1, speed only: shanten and effective tiles; pungs and kongs only when they do not
+  slow the hand; never declares, no defence, 漂 always the lowest.
+- Level 2 adds value: the multipliers of the waits (卡五星, 七对, 清一色 … and R7.3: a ×1 wait
+  wins only by self-draw); pungs by the ranking's score; declares 亮倒 (R8) when an
+  expected-value comparison says so (:mod:`kawuxing.agents.declare`); takes a concealed kong
+  (R6.1, +2 from each player) unless it kills a live ready hand; a 漂 step with a very good
+  deal (R11.1).
+- Level 3 adds defence (:mod:`kawuxing.agents.defence`): never feeds a declared player's wait
+  when anything else is legal, nor adds a kong a declared player would rob (R7.4); late in
+  the wall, far from ready (or ready on dead waits, or unable to get ready in the draws left),
+  it folds against the concealed players (seen tiles first, no 5 for 卡五星, no fourth tile of
+  an exposed pung, not a flush-looking player's suit); right after its own kong it prefers
+  safe tiles (杠上炮 ×2, R9.1); and it raises 漂 with a good deal.
 """
 
 from __future__ import annotations
@@ -14,17 +28,24 @@ import random
 from ..engine.actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN,
                               Action)
 from ..engine.observation import Observation
-from ..melds import Meld
+from ..melds import MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ..shapes import shanten
-from ..tiles import DRAGON_BASE, NUM_KINDS
-from .hints import rank_discards, unseen
+from ..tiles import DRAGONS, NUM_KINDS
+from .declare import declare_gain
+from .defence import danger
+from .hints import DiscardHint, hand_score, rank_discards, wait_values
 
-LATE_WALL = 20  # tiles left from which a far-from-ready hand starts to defend (level 3)
+LATE_WALL = 30  # tiles left from which level 3 starts to fold when far from ready
+FULL_FOLD_WALL = 6  # tiles left from which the fold is at full strength
+FOLD_ONE_SHANTEN = 0.4  # how much a 1-shanten hand folds (a 2-shanten one: fully)
+FOLD_AFTER_KONG = 0.6  # at least this much right after one's own kong (杠上炮)
+PUNG_MARGIN = 0.0  # level 2+: pung when the hand's score rises by more than this
+DECLARE_MARGIN = 0.0  # level 2+: declare 亮倒 when its expected gain exceeds this (base units)
 
 
 class HeuristicAgent:
     """A rule-based bot of ``level`` 1-3 (see module doc); ``seed`` breaks no ties today but
-    keeps the signature of every agent."""
+    keeps the signature of every agent. Raises ``ValueError`` for another level."""
 
     name = "heuristic"
 
@@ -33,27 +54,59 @@ class HeuristicAgent:
             raise ValueError(f"heuristic level {level!r}: use 1, 2 or 3")
         self.level = level
         self.rng = random.Random(seed)
+        self._kong_wall: int | None = None  # wall_left when this bot last chose a kong
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
-        """Win when legal; else claim, kong, declare or discard as the module doc says."""
+        """Win when legal; else choose 漂, claim, kong, declare or discard (module doc)."""
         by_verb: dict[str, list[Action]] = {}
         for a in legal:
             by_verb.setdefault(a.verb, []).append(a)
         if WIN in by_verb:
             return by_verb[WIN][0]
-        if PIAO in by_verb:  # 漂 is a side bet: the bot does not raise it (R11.1)
-            return min(by_verb[PIAO], key=lambda a: a.piao)
+        if PIAO in by_verb:
+            return self._piao(obs, by_verb[PIAO])
         if obs.phase in ("claim", "rob"):
-            return self._answer(obs, by_verb)
-        return self._turn(obs, by_verb)
+            action = self._answer(obs, by_verb)
+        else:
+            action = self._turn(obs, by_verb)
+        if action.verb in (KONG, CONCEALED_KONG, ADDED_KONG):
+            self._kong_wall = obs.wall_left
+        return action
+
+    # --- 漂 (R11.1) ----------------------------------------------------------------------
+    def _piao(self, obs: Observation, actions: list[Action]) -> Action:
+        """Level 1: the lowest choice. Level 2: one step up with a very good deal (13 tiles
+        1-shanten or better); level 3: the highest choice with such a deal, one step with a
+        good one (2-shanten with 4+ pairs or a pair of dragons)."""
+        actions = sorted(actions, key=lambda a: a.piao)
+        if self.level == 1 or len(actions) == 1:
+            return actions[0]
+        counts = list(obs.concealed)
+        sh = shanten(counts, 0)
+        pairs = sum(c >= 2 for c in counts)
+        dragon_pairs = sum(counts[k] >= 2 for k in DRAGONS)
+        if sh <= 1:
+            return actions[-1] if self.level >= 3 else actions[1]
+        if self.level >= 3 and sh == 2 and (pairs >= 4 or dragon_pairs):
+            return actions[1]
+        return actions[0]
 
     # --- in one's turn -------------------------------------------------------------------
     def _turn(self, obs: Observation, by_verb: dict[str, list[Action]]) -> Action:
+        after_kong = (self._kong_wall is not None and obs.drawn is not None
+                      and obs.wall_left == self._kong_wall - 1)
+        self._kong_wall = None
         counts = list(obs.concealed)
         melds = _own_melds(obs)
+        values = self.level >= 2
         candidates = sorted({a.tile for a in by_verb.get(DISCARD, []) if not a.declare})
-        danger = self._danger(obs, counts, len(melds)) if self.level >= 3 else None
-        hints = rank_discards(counts, melds, obs.visible, obs.rules, danger, candidates)
+        hints = rank_discards(counts, melds, obs.visible, obs.rules, None, candidates, values)
+        plain = hints[0]  # the best discard for the hand alone
+        if self.level >= 3:
+            penalty = danger(obs, candidates, self._fold(obs, plain, after_kong))
+            if penalty:
+                hints = sorted(hints, key=lambda h: (-(h.score - penalty.get(h.tile, 0.0)),
+                                                     h.tile))
         best = hints[0]
         if ADDED_KONG in by_verb:  # R6.2: each other player pays 1
             kong = by_verb[ADDED_KONG][0]
@@ -65,43 +118,87 @@ class HeuristicAgent:
                 return kong
         for action in by_verb.get(CONCEALED_KONG, []):  # R6.1: each other player pays 2
             counts[action.tile] -= 4
-            keeps = shanten(counts, len(melds) + 1) <= best.shanten
+            after = hand_score(counts, melds + [Meld(MELD_CONCEALED_KONG, action.tile)],
+                               obs.visible, obs.rules, values)
             counts[action.tile] += 4
-            if keeps:
+            if self._takes_kong(plain, after):
                 return action
-        if self.level >= 2 and best.shanten == 0:
+        if self.level >= 2 and best.shanten == 0 and best.waits:
             declares = [a for a in by_verb.get(DISCARD, []) if a.declare and a.tile == best.tile]
-            live = sum(w.unseen for w in best.waits)
-            # level 3: once another player has declared, a declared hand must discard every
-            # draw (R8.2) and would feed them at double (R8.4): stay concealed instead
-            exposed = self.level >= 3 and any(d for i, d in enumerate(obs.declared)
-                                              if i != obs.seat)
-            if declares and not exposed and (live >= 3 or (live >= 2 and obs.wall_left > 12)):
+            if declares and self._declares(obs, counts, melds, best):
                 return max(declares, key=lambda a: len(a.hidden))
         return next(a for a in by_verb[DISCARD] if a.tile == best.tile and not a.declare)
 
-    def _danger(self, obs: Observation, counts: list[int], melds: int) -> dict[int, float]:
-        """Penalty per kind: a declared player's wait (R8.1) always; late in the wall, when far
-        from ready, tiles with unseen copies (a 5, the 卡五星 tile, most of all)."""
-        danger: dict[int, float] = {}
-        for seat, waits in enumerate(obs.waits):
-            if seat != obs.seat:
-                for w in waits:
-                    danger[w] = danger.get(w, 0) + 1000
-        if obs.wall_left <= LATE_WALL and shanten(counts, melds) >= 2:
-            pressure = (LATE_WALL - obs.wall_left + 5) / 5
-            for kind, c in enumerate(counts):
-                if c:
-                    middle = kind < DRAGON_BASE and 3 <= kind % 9 + 1 <= 7
-                    danger[kind] = danger.get(kind, 0) + pressure * unseen(obs.visible, kind) * (
-                        2.0 if middle else 1.0)
-        return danger
+    def _takes_kong(self, before: DiscardHint, after: DiscardHint) -> bool:
+        """A kong (R6.1/R6.3) against the best play without it. Level 1: when it keeps the
+        shanten. Level 2+: the kong money is sure, so always, unless it clearly breaks a
+        better hand: a ready hand with live waits left not ready or with dead waits, or a
+        hand two shanten slower."""
+        if self.level == 1:
+            return after.shanten <= before.shanten
+        if before.shanten == 0 and _live(before) > 0:
+            return after.shanten == 0 and _live(after) > 0
+        return after.shanten <= before.shanten + 1
+
+    def _declares(self, obs: Observation, counts: list[int], melds: list[Meld],
+                  best: DiscardHint) -> bool:
+        """亮倒 with the discard of ``best`` when its expected gain is positive
+        (:func:`~kawuxing.agents.declare.declare_gain`)."""
+        counts[best.tile] -= 1
+        try:
+            shown = wait_values(counts, melds, obs.visible, obs.rules, declared=True)
+        finally:
+            counts[best.tile] += 1
+        return declare_gain(obs, best.waits, shown) > DECLARE_MARGIN
+
+    def _fold(self, obs: Observation, plain: DiscardHint, after_kong: bool) -> float:
+        """How much level 3 gives up for safety against the concealed players (0-1): none
+        while the wall is long or the hand ready on live waits; rising to full as the wall
+        runs out (:data:`LATE_WALL` to :data:`FULL_FOLD_WALL`) for a 2-shanten hand, partly
+        for a 1-shanten one; full when the hand can no longer win (ready on dead waits, or
+        more shanten than draws left); at least :data:`FOLD_AFTER_KONG` after its own kong."""
+        wall = obs.wall_left
+        late = min(1.0, max(0.0, (LATE_WALL - wall) / (LATE_WALL - FULL_FOLD_WALL)))
+        if plain.shanten == 0:
+            far = 0.0 if _live(plain) else 1.0
+        else:
+            far = 1.0 if plain.shanten >= 2 else FOLD_ONE_SHANTEN
+        fold = late * far
+        hopeless = (plain.shanten == 0 and not _live(plain)) or plain.shanten > wall // 3
+        if hopeless and wall <= LATE_WALL:
+            fold = 1.0
+        if after_kong:
+            fold = max(fold, FOLD_AFTER_KONG)
+        return fold
 
     # --- answering a discard or a kong ---------------------------------------------------
     def _answer(self, obs: Observation, by_verb: dict[str, list[Action]]) -> Action:
         tile = obs.table[1]
         counts = list(obs.concealed)
-        melds = len(obs.melds[obs.seat])
+        melds = _own_melds(obs)
+        if self.level == 1:
+            return self._answer_speed(counts, len(melds), tile, by_verb)
+        now = hand_score(counts, melds, obs.visible, obs.rules)
+        if KONG in by_verb:  # R6.3: the discarder pays
+            counts[tile] -= 3
+            after = hand_score(counts, melds + [Meld(MELD_EXPOSED_KONG, tile)], obs.visible,
+                               obs.rules)
+            counts[tile] += 3
+            if self._takes_kong(now, after):
+                return by_verb[KONG][0]
+        if PUNG in by_verb and counts[tile] < 3:  # R6.4: a pung from three never becomes a kong
+            counts[tile] -= 2
+            hints = rank_discards(counts, melds + [Meld(MELD_PUNG, tile)], obs.visible,
+                                  obs.rules)
+            counts[tile] += 2
+            if hints and hints[0].score > now.score + PUNG_MARGIN:
+                return by_verb[PUNG][0]
+        return by_verb[PASS][0]
+
+    @staticmethod
+    def _answer_speed(counts: list[int], melds: int, tile: int,
+                      by_verb: dict[str, list[Action]]) -> Action:
+        """Level 1: kong when it keeps the shanten, pung when it lowers it."""
         now = shanten(counts, melds)
         if KONG in by_verb:  # R6.3: the discarder pays
             counts[tile] -= 3
@@ -109,13 +206,18 @@ class HeuristicAgent:
             counts[tile] += 3
             if after <= now:
                 return by_verb[KONG][0]
-        if PUNG in by_verb and counts[tile] < 3:  # R6.4: a pung from three never becomes a kong
+        if PUNG in by_verb and counts[tile] < 3:  # R6.4
             counts[tile] -= 2
             after = min(_after_discard(counts, t, melds + 1) for t in range(NUM_KINDS) if counts[t])
             counts[tile] += 2
             if after < now:
                 return by_verb[PUNG][0]
         return by_verb[PASS][0]
+
+
+def _live(hint: DiscardHint) -> int:
+    """Unseen copies of a ready hand's waits (0 when not ready)."""
+    return sum(w.unseen for w in hint.waits)
 
 
 def _own_melds(obs: Observation) -> list[Meld]:

@@ -103,46 +103,95 @@ def wait_values(counts: list[int], melds: list[Meld], visible, rules: RuleSet,
     return out
 
 
+READY_LINEAR = 5.0  # ready_equivalent: effective tiles per live copy, + READY_CUBIC × live³
+READY_CUBIC = 1 / 3
+
+
+def ready_equivalent(live: int) -> float:
+    """What a ready hand with ``live`` unseen copies of its waits is worth in effective tiles
+    of a 1-shanten hand (the ranking's scale, see :func:`hand_score`): a ready hand whose
+    waits are all dead (0 live, R8.1: every copy seen or held) is worth less than any
+    1-shanten hand with a live effective tile (−1); 1 live copy about 5 effective tiles, 3
+    about 24, 6 or more beats every 1-shanten hand (≥ 100). The curve is the chance to win
+    in about ten draws from some 50 unseen tiles, ready now or after one more useful draw."""
+    if live <= 0:
+        return -1.0
+    return READY_LINEAR * live + READY_CUBIC * live ** 3
+
+
+def wait_value(found: list[WaitValue] | tuple[WaitValue, ...]) -> float:
+    """Unseen-weighted multipliers of the waits, self-draw counted twice (both others pay,
+    R7.2) and a discard win once (0 when not legal, R7.3), over 3 (base units × copies)."""
+    return sum(w.unseen * (2 * w.self_draw + w.discard) for w in found) / 3
+
+
+def hand_score(counts: list[int], melds: list[Meld], visible, rules: RuleSet,
+               values: bool = True, kinds=None) -> DiscardHint:
+    """Score a hand of 13 − 3 × len(melds) concealed tiles (no tile to discard), as a
+    :class:`DiscardHint` whose ``tile`` is −1. Higher is better:
+
+    - not ready: −100 × shanten + unseen copies of the effective tiles;
+    - ready: −100 + :func:`ready_equivalent` (live copies of the waits) + (with ``values``)
+      :func:`wait_value` — live waits, not shanten alone: a ready hand with dead waits ranks
+      below a 1-shanten hand with a live effective tile.
+
+    ``values`` False (speed only, heuristic level 1) skips the scoring of the waits (their
+    multipliers are then 0 in ``waits``).
+    """
+    kinds = kinds if kinds is not None else kinds_for_suits(rules.suits)
+    sh, eff = effective_tiles(counts, len(melds), visible, kinds)
+    found: tuple[WaitValue, ...] = ()
+    value = 0.0
+    if sh == 0:
+        if values:
+            found = tuple(wait_values(counts, melds, visible, rules))
+            value = wait_value(found)
+        else:
+            found = tuple(WaitValue(k, n, 0, 0) for k, n in eff)
+        score = -100 + ready_equivalent(sum(w.unseen for w in found)) + value
+    else:
+        score = -100 * sh + sum(n for _, n in eff)
+    return DiscardHint(-1, sh, tuple(eff), found, value, score)
+
+
 def rank_discards(counts: list[int], melds: list[Meld], visible, rules: RuleSet,
                   danger: dict[int, float] | None = None,
-                  candidates: list[int] | None = None) -> list[DiscardHint]:
+                  candidates: list[int] | None = None, values: bool = True) -> list[DiscardHint]:
     """Rank the discards of a hand of 14 − 3 × len(melds) concealed tiles, best first.
 
     ``visible``: counts of every tile the player can see (own hand included). ``danger``:
     optional penalty per kind (defence, see the heuristic bot). ``candidates``: the kinds
-    allowed (default every kind held). Score = −shanten × 100 + effective copies + value of the
-    waits when ready + a small bonus for keeping a one-suit hand (清一色) − danger.
+    allowed (default every kind held). Score = :func:`hand_score` of the hand left (shanten,
+    effective copies; a ready hand by the live copies of its waits and their value) + a small
+    bonus for keeping a one-suit hand (清一色) − danger. ``values`` False: no value of the
+    waits and no 清一色 bonus (speed only).
     """
     kinds = kinds_for_suits(rules.suits)
-    n_melds = len(melds)
-    suit_count = {s: 0 for s in rules.suits}
-    for k, c in enumerate(counts):
-        if c and k < DRAGON_BASE:
-            suit_count["mps"[k // 9]] += c
-    for m in melds:
-        if m.tile < DRAGON_BASE:
-            suit_count["mps"[m.tile // 9]] += m.size
-    main_suit = max(suit_count, key=suit_count.get)
-    flushy = suit_count[main_suit] >= 9
+    flushy = False
+    if values:
+        suit_count = {s: 0 for s in rules.suits}
+        for k, c in enumerate(counts):
+            if c and k < DRAGON_BASE:
+                suit_count["mps"[k // 9]] += c
+        for m in melds:
+            if m.tile < DRAGON_BASE:
+                suit_count["mps"[m.tile // 9]] += m.size
+        main_suit = max(suit_count, key=suit_count.get)
+        flushy = suit_count[main_suit] >= 9
     out = []
     for tile in candidates if candidates is not None else [k for k in kinds if counts[k]]:
         counts[tile] -= 1
         try:
-            sh, eff = effective_tiles(counts, n_melds, visible, kinds)
+            h = hand_score(counts, melds, visible, rules, values, kinds)
             notes = []
-            value = 0.0
-            found: list[WaitValue] = []
-            if sh == 0:
-                found = wait_values(counts, melds, visible, rules)
-                value = sum(w.unseen * (2 * w.self_draw + w.discard) for w in found) / 3
-            score = -100 * sh + sum(n for _, n in eff) + value
+            score = h.score
             if flushy and (tile >= DRAGON_BASE or "mps"[tile // 9] != main_suit):
                 score += 3
                 notes.append("keeps the hand one suit (清一色)")
             if danger and danger.get(tile):
                 score -= danger[tile]
                 notes.append(f"danger {danger[tile]:.0f}")
-            out.append(DiscardHint(tile, sh, tuple(eff), tuple(found), value, score,
+            out.append(DiscardHint(tile, h.shanten, h.effective, h.waits, h.value, score,
                                    tuple(notes)))
         finally:
             counts[tile] += 1
