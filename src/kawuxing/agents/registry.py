@@ -44,8 +44,9 @@ class Bot:
 BOTS: tuple[Bot, ...] = (
     Bot("random", "a uniformly random legal action (a baseline)",
         lambda level, seed: RandomAgent(seed)),
-    Bot("heuristic", "shanten and effective tiles; level 2 adds the value of the waits and "
-        "declares 亮倒 (R8); level 3 adds defence against declared hands",
+    Bot("heuristic", "shanten, effective tiles and live waits; level 2 adds the value of the "
+        "waits, 亮倒 by expected value (R8) and concealed kongs; level 3 adds defence (declared "
+        "waits, late folds, 杠上炮), the end-of-wall rules and 漂 with a good hand",
         lambda level, seed: HeuristicAgent(level, seed), levels=(1, 2, 3), default_level=3),
     Bot("expert", "expected base units for every decision: hand value, kong money, 包胡 both "
         "ways, 荒庄 compensation, the race against the wall, the danger of each discard",
