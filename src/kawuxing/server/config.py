@@ -89,6 +89,9 @@ class ServerConfig:
     - Expiry: a room that waits ``waiting_expiry`` seconds without starting, or whose match
       has had no player connected for ``abandoned_expiry`` seconds, is closed (stored as
       ``expired``, not rebuilt on start); checked every ``expiry_check`` seconds.
+    - ``gc_interval``: the collector's full passes (which stop play for 100 ms and more with
+      hundreds of rooms) run only every this many seconds, not whenever the young
+      generations fill up; 0 leaves Python's defaults.
     """
 
     db_url: str = ""
@@ -130,6 +133,7 @@ class ServerConfig:
     waiting_expiry: float = 1800.0
     abandoned_expiry: float = 1800.0
     expiry_check: float = 60.0
+    gc_interval: float = 300.0
 
     @classmethod
     def from_env(cls, db: str | None = None, environ: dict | None = None) -> ServerConfig:
