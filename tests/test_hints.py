@@ -4,8 +4,11 @@ value of the waits (R7.3, R9.1), unseen copies from what the player sees (R13)."
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kawuxing.agents.hints import (DiscardHint, WaitValue, effective_tiles, hand_score,
@@ -13,6 +16,7 @@ from kawuxing.agents.hints import (DiscardHint, WaitValue, effective_tiles, hand
 from kawuxing.cli import app
 from kawuxing.melds import Meld
 from kawuxing.rules import RuleSet
+from kawuxing.shapes import shanten
 from kawuxing.tiles import counts_of, kinds_for_suits, parse_tile, parse_tiles
 
 RULES = RuleSet.preset()
@@ -178,6 +182,25 @@ def test_effective_tiles_of_a_13_tile_hand():
     assert effective_tiles(hand, 0, hand, tiles("2s 9s")) == (1, [(T("2s"), 4)])
     ready = counts(KA5)
     assert effective_tiles(ready, 0, ready, KINDS) == (0, [(T("5p"), 4)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(melds=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+def test_effective_tiles_skip_only_kinds_that_cannot_help(melds, seed):
+    """effective_tiles skips the kinds that do not touch the hand (not held, no held tile of
+    their suit within two ranks): the result is that of trying every kind (a random hand of
+    13 − 3 × melds tiles, all 84 tiles unseen but the hand)."""
+    rng = random.Random(seed)
+    hand = counts_of(rng.sample(sorted(KINDS * 4), 13 - 3 * melds))
+    base = shanten(hand, melds)
+    brute = []
+    for kind in KINDS:
+        if hand[kind] < 4:
+            hand[kind] += 1
+            if shanten(hand, melds) < base:
+                brute.append((kind, 4 - hand[kind] + 1))
+            hand[kind] -= 1
+    assert effective_tiles(hand, melds, hand, KINDS) == (base, brute)
 
 
 def test_danger_and_candidates():
