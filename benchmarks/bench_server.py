@@ -7,10 +7,15 @@ seats, connects 3 × rooms clients (asyncio, one process), and lets every client
 moves (``kawuxing.server.testing.choose``) after a random think time of 0 … 2 × ``--think``
 seconds. Measures, for every action, the round trip from sending it to receiving the
 server's answer (the ``update`` that acknowledges it, or ``refused``), over ``--seconds``
-after a warm-up. Prints p50/p90/p99/max, actions per second, refusals, the server's CPU use,
-and as its last line one JSON object.
+after a warm-up. Prints p50/p90/p99/max, actions per second, refusals, the server's CPU use
+and memory (RSS), the SQLite WAL's size, and as its last line one JSON object.
+
+The server runs without the per-IP limits (every client is 127.0.0.1) and, unless
+``--claim-window`` says otherwise, without the R13.2 claim window: an answer to a discard is
+held until the window's minimum (0.6 s) by design, which would hide the server's own latency.
 
     python benchmarks/bench_server.py                       # 100 rooms, think 0.5 s, 30 s
+    python benchmarks/bench_server.py --rooms 500 --think 1 # about 1 action per room per second
     python benchmarks/bench_server.py --think 0 --rooms 20  # saturation: actions as fast as possible
 
 Traffic goes only to 127.0.0.1; the run is bounded in time and stops by itself.
@@ -126,7 +131,11 @@ async def run(args) -> dict:
     # the clients play much faster than people: no flood limit, no timeouts, no pauses
     env = dict(os.environ, KAWUXING_BOT_DELAY="0", KAWUXING_HAND_PAUSE="0",
                KAWUXING_DECISION_SECONDS="600", KAWUXING_SEND_QUEUE="4096",
-               KAWUXING_RATE="1000", KAWUXING_BURST="1000")
+               KAWUXING_RATE="1000", KAWUXING_BURST="1000",
+               KAWUXING_CLAIM_WINDOW=str(args.claim_window),
+               # one client address for every seat: no per-IP limits
+               KAWUXING_CREATE_RATE="0", KAWUXING_JOIN_RATE="0", KAWUXING_LOOKUP_RATE="0",
+               KAWUXING_MAX_SOCKETS_PER_IP="0")
     log = open(workdir / "server.log", "wb")
     profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
     server = subprocess.Popen([sys.executable, *profile, "-m", "kawuxing.cli", "serve",
@@ -173,6 +182,8 @@ async def run(args) -> dict:
         cpu = cpu_seconds(server.pid) - cpu0
         own = cpu_seconds(os.getpid()) - own0
         rss = rss_mb(server.pid)
+        wal = Path(f"{db.split(':///', 1)[-1]}-wal") if db.startswith("sqlite") else None
+        wal_mb = wal.stat().st_size / 2**20 if wal is not None and wal.exists() else None
         with urllib.request.urlopen(f"{base}/api/health", timeout=10) as response:
             writer = json.loads(response.read())["writer"]
         stop.set()
@@ -202,6 +213,8 @@ async def run(args) -> dict:
             "clients_cpu_percent": round(100 * own / elapsed, 1),
             "compression": args.compression,
             "server_rss_mb": round(rss, 1), "messages_received": stats.messages,
+            "wal_mb": None if wal_mb is None else round(wal_mb, 2),
+            "claim_window_s": args.claim_window,
             "db_writer": writer,
             "cores": os.cpu_count()}
 
@@ -215,6 +228,8 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--claim-window", type=float, default=0.0,
+                        help="the server's R13.2 claim window (s); 0: answers are not held")
     parser.add_argument("--profile", default=None, help="cProfile the server into this file")
     parser.add_argument("--compression", action="store_true",
                         help="negotiate permessage-deflate as browsers do (costs CPU on both "
@@ -228,7 +243,7 @@ def main() -> None:
           f"p99 {result['rtt_ms_p99']}  max {result['rtt_ms_max']}")
     print(f"refused {result['refused']}  errors {result['errors']}  server CPU "
           f"{result['server_cpu_percent']}%  clients CPU {result['clients_cpu_percent']}%  "
-          f"server RSS {result['server_rss_mb']} MB")
+          f"server RSS {result['server_rss_mb']} MB  WAL {result['wal_mb']} MB")
     print(f"database writer (last 1000 commits): {result['db_writer']}")
     print(json.dumps(result))
 

@@ -13,6 +13,7 @@ import asyncio
 import gc
 import json
 import logging
+import time
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -62,9 +63,11 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
         # keep it out of the collector's full passes, which would otherwise stall play
         gc.collect()
         gc.freeze()
+        collector = _Collector(config.gc_interval)
         try:
             yield
         finally:
+            collector.stop()
             await manager.shutdown()
             await store.close()
 
@@ -85,6 +88,36 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+class _Collector:
+    """The garbage collector's full passes on a timer (``interval`` seconds) rather than
+    automatically: with hundreds of rooms one pass takes 100 ms and more, every few
+    seconds under load (issue 13: a p99 of 100 ms at 300 rooms). The young generations are
+    still collected as usual; garbage in cycles waits for the next timed pass. ``interval``
+    0: Python's own thresholds are left alone. :meth:`stop` puts them back."""
+
+    def __init__(self, interval: float) -> None:
+        self.saved = gc.get_threshold()
+        self.task: asyncio.Task | None = None
+        if interval > 0:
+            young, middle, _ = self.saved
+            gc.set_threshold(young, middle, 10**9)  # no automatic full pass
+            self.task = asyncio.get_running_loop().create_task(self._run(interval),
+                                                               name="kawuxing-gc")
+
+    async def _run(self, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            started = time.perf_counter()
+            found = gc.collect()
+            log.info("full garbage collection: %d unreachable, %.0f ms", found,
+                     1000 * (time.perf_counter() - started))
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            gc.set_threshold(*self.saved)
 
 
 def coded_response(status: int, detail: dict, headers: dict | None = None) -> Response:

@@ -29,11 +29,25 @@ from .rows import ActionRow
 from .schema import (ACTIVE_ROOMS, HAND_ENDED, MATCH_FINISHED, ROOM_EXPIRED, ROOM_FINISHED,
                      ROOM_PLAYING, ROOM_WAITING, SCHEMA_VERSION, actions, dumps, hands,
                      matches, metadata, rooms, schema_version, seats)
-from .writer import Rows, Writer
+from .writer import DirectSqlite, Group, Rows, Writer
 
 log = logging.getLogger("kawuxing.server.db")
 
 _ACTION_INSERT = insert(actions)
+_ACTION_SQL = ('INSERT INTO kwx_actions (match_id, hand_number, idx, seat, action, "by", at) '
+               "VALUES (:match_id, :hand_number, :idx, :seat, :action, :by, :at)")
+# the end of a hand, of a match and of its room: plain SQL (the writer's direct path), the
+# same text for SQLAlchemy on PostgreSQL
+_HAND_END_SQL = ("UPDATE kwx_hands SET status = :status, result = :result, ended_at = :at "
+                 "WHERE match_id = :match_id AND number = :number")
+_TOTALS_SQL = "UPDATE kwx_matches SET totals = :totals WHERE id = :match_id"
+_MATCH_END_SQL = ("UPDATE kwx_matches SET totals = :totals, status = :status, "
+                  "finished_at = :at WHERE id = :match_id")
+_ROOM_END_SQL = "UPDATE kwx_rooms SET status = :status, updated_at = :at WHERE code = :code"
+
+
+def _sql(statement: str, params: dict) -> Rows:
+    return Rows(text(statement), params, statement)
 
 __all__ = ["ActionRow", "Store", "dumps", "schema_version"]
 
@@ -46,13 +60,18 @@ class Store:
     """
 
     def __init__(self, engine: AsyncEngine, url: str, schema: str | None,
-                 wal_limit: int = 4 * 2**20) -> None:
+                 wal_limit: int = 4 * 2**20, synchronous: str = "FULL",
+                 busy_ms: int = 5000) -> None:
         self.engine = engine
         self.url = url
         self.schema = schema
         database = engine.url.database if engine.dialect.name == "sqlite" else None
-        wal = f"{database}-wal" if database and database != ":memory:" else None
-        self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit)
+        wal = direct = None
+        if database and database != ":memory:" and not database.startswith("file:"):
+            wal = f"{database}-wal"
+            direct = DirectSqlite(database, lambda c: _sqlite_pragmas(c, synchronous, busy_ms,
+                                                                      wal_limit))
+        self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit, direct=direct)
 
     @property
     def dialect(self) -> str:
@@ -89,7 +108,7 @@ class Store:
                 _sqlite_pragmas(dbapi_connection, synchronous, busy_ms, wal_limit)
 
             event.listen(engine.sync_engine, "connect", pragmas)
-        store = cls(engine, url, schema, wal_limit)
+        store = cls(engine, url, schema, wal_limit, sqlite_synchronous.upper(), busy_ms)
         try:
             await store._create_schema()
         except BaseException:
@@ -178,25 +197,25 @@ class Store:
         now = time.time()
         params = row.params(now)
         if hand_result is None and totals is None:
-            await self.writer.submit(Rows(_ACTION_INSERT, params))
+            await self.writer.submit(Rows(_ACTION_INSERT, params, _ACTION_SQL))
             return
 
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(_ACTION_INSERT, params)
-            if hand_result is not None:
-                await conn.execute(update(hands).where(and_(
-                    hands.c.match_id == row.match_id, hands.c.number == row.hand_number)).values(
-                    status=HAND_ENDED, result=dumps(hand_result), ended_at=now))
-            if totals is not None:
-                values: dict = {"totals": dumps(totals)}
-                if match_over:
-                    values.update(status=MATCH_FINISHED, finished_at=now)
-                await conn.execute(update(matches).where(matches.c.id == row.match_id)
-                                   .values(**values))
-            if match_over and room_code:
-                await conn.execute(update(rooms).where(rooms.c.code == room_code)
-                                   .values(status=ROOM_FINISHED, updated_at=now))
-        await self.writer.submit(op)
+        writes = [Rows(_ACTION_INSERT, params, _ACTION_SQL)]
+        if hand_result is not None:
+            writes.append(_sql(_HAND_END_SQL, {
+                "status": HAND_ENDED, "result": dumps(hand_result), "at": now,
+                "match_id": row.match_id, "number": row.hand_number}))
+        if totals is not None:
+            values = {"totals": dumps(totals), "match_id": row.match_id}
+            if match_over:
+                writes.append(_sql(_MATCH_END_SQL, {**values, "status": MATCH_FINISHED,
+                                                    "at": now}))
+            else:
+                writes.append(_sql(_TOTALS_SQL, values))
+        if match_over and room_code:
+            writes.append(_sql(_ROOM_END_SQL, {"status": ROOM_FINISHED, "at": now,
+                                               "code": room_code}))
+        await self.writer.submit(Group(tuple(writes)))
 
     async def expire_stale(self, waiting_before: float, idle_before: float) -> int:
         """Mark ``expired`` (epoch seconds): rooms waiting since before ``waiting_before``,

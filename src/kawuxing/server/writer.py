@@ -3,8 +3,14 @@
 All writes of the server go through one :class:`Writer` (writes never race, and SQLite never
 sees two writers). Each caller's future is resolved only after the commit that holds its
 write, so a room can send an action's events knowing the action is stored. A write is an
-``async def op(conn)`` or a :class:`Rows` (one row for a prepared insert: consecutive ones are
-sent together with ``executemany``).
+``async def op(conn)``, a :class:`Rows` (one row for a prepared insert: consecutive ones are
+sent together with ``executemany``) or a :class:`Group` of them (one write).
+
+SQLite: a batch made only of :class:`Rows` and :class:`Group` with their ``sql`` (accepted
+actions, and the end of a hand: every write of play) goes through :class:`DirectSqlite` — a
+plain ``sqlite3`` connection in a thread of its own, the whole transaction in one hand-off —
+rather than SQLAlchemy and aiosqlite (a thread hand-off per cursor, statement and commit:
+stalls of the event loop under load).
 
 SQLite (``wal_path`` given): between batches the writer truncates the WAL (``PRAGMA
 wal_checkpoint(TRUNCATE)``) on its own connection — at once when the WAL has grown to
@@ -18,8 +24,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -46,8 +54,10 @@ class Writer:
     """
 
     def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH,
-                 wal_path: str | None = None, wal_limit: int = 4 * 2**20) -> None:
+                 wal_path: str | None = None, wal_limit: int = 4 * 2**20,
+                 direct: DirectSqlite | None = None) -> None:
         self.engine = engine
+        self.direct = direct
         self.max_batch = max_batch
         self.wal_path = wal_path
         self.wal_limit = wal_limit
@@ -98,8 +108,7 @@ class Writer:
                 if not live:
                     continue
                 try:
-                    conn = conn or await self.engine.connect()
-                    results = await self._commit(conn, [op for op, _ in live])
+                    conn, results = await self._commit_any(conn, [op for op, _ in live])
                 except Exception as exc:
                     conn = await _discard(conn)
                     if len(live) == 1 or transient(exc):
@@ -108,8 +117,8 @@ class Writer:
                         continue
                     for op, fut in live:  # isolate the failing write
                         try:
-                            conn = conn or await self.engine.connect()
-                            _settle(fut, result=(await self._commit(conn, [op]))[0])
+                            conn, results = await self._commit_any(conn, [op])
+                            _settle(fut, result=results[0])
                         except Exception as exc_one:
                             conn = await _discard(conn)
                             _settle(fut, error=exc_one)
@@ -120,6 +129,23 @@ class Writer:
                     conn = await self._maybe_checkpoint(conn)
         finally:
             await _discard(conn)
+            if self.direct is not None:
+                self.direct.close()
+
+    async def _commit_any(self, conn: AsyncConnection | None,
+                          ops: list) -> tuple[AsyncConnection | None, list]:
+        """Commit ``ops`` in one transaction: directly (:class:`DirectSqlite`) when every
+        one is a :class:`Rows` with its ``sql``, else through SQLAlchemy (the connection is
+        made if needed). Returns the connection and the ops' results."""
+        if self.direct is not None and all(_direct(op) for op in ops):
+            started = time.perf_counter()
+            await self.direct.commit_rows(
+                [r for op in ops for r in (op.rows if isinstance(op, Group) else (op,))])
+            self.commits += 1
+            self.recent.append((time.perf_counter() - started, len(ops)))
+            return conn, [None] * len(ops)
+        conn = conn or await self.engine.connect()
+        return conn, await self._commit(conn, ops)
 
     async def _commit(self, conn: AsyncConnection, ops: list) -> list:
         started = time.perf_counter()
@@ -144,9 +170,12 @@ class Writer:
             return conn
         self.wal_max = max(self.wal_max, size)
         try:
-            conn = conn or await self.engine.connect()
-            await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-            await conn.rollback()
+            if self.direct is not None:
+                await self.direct.checkpoint()
+            else:
+                conn = conn or await self.engine.connect()
+                await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                await conn.rollback()
             self.checkpoints += 1
         except Exception as exc:  # tried again after the next batch
             log.warning("WAL checkpoint failed: %r", exc)
@@ -175,7 +204,8 @@ def transient(exc: BaseException) -> bool:
     """True for a failure of the database rather than of one write: SQLite locked or busy,
     the connection lost (SQLAlchemy ``OperationalError``/``InterfaceError``, or a connection
     invalidated), a timeout."""
-    if isinstance(exc, (OperationalError, InterfaceError, TimeoutError, OSError)):
+    if isinstance(exc, (OperationalError, InterfaceError, TimeoutError, OSError,
+                        sqlite3.OperationalError)):
         return True
     return bool(getattr(exc, "connection_invalidated", False))
 
@@ -193,10 +223,90 @@ async def _discard(conn: AsyncConnection | None) -> None:
 @dataclass(frozen=True)
 class Rows:
     """A write that is one row for a prepared insert: consecutive ones with the same
-    statement are sent together (``executemany``)."""
+    statement are sent together (``executemany``). ``sql``: the same insert as SQLite text
+    with ``:name`` parameters, for :class:`DirectSqlite` (None: SQLAlchemy only)."""
 
     statement: Any
     params: dict
+    sql: str | None = None
+
+
+@dataclass(frozen=True)
+class Group:
+    """Several statements that are one write (committed together, in order): each a
+    :class:`Rows` (its ``statement`` any SQLAlchemy executable taking ``params``)."""
+
+    rows: tuple[Rows, ...]
+
+
+def _direct(op: Any) -> bool:
+    """Whether ``op`` can go through :class:`DirectSqlite` (rows with their ``sql``)."""
+    if isinstance(op, Rows):
+        return op.sql is not None
+    return isinstance(op, Group) and all(r.sql is not None for r in op.rows)
+
+
+class DirectSqlite:
+    """The writer's own plain ``sqlite3`` connection to the database file ``path``, used in
+    one thread of its own (``setup(connection)`` sets its pragmas): :meth:`commit_rows`
+    runs a whole transaction of row inserts in one hand-off to that thread."""
+
+    def __init__(self, path: str, setup: Callable[[sqlite3.Connection], None]) -> None:
+        self.path = path
+        self.setup = setup
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kawuxing-sqlite")
+        self.conn: sqlite3.Connection | None = None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self.conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.setup(conn)
+            self.conn = conn
+        return self.conn
+
+    def _commit(self, groups: list[tuple[str, list[dict]]]) -> None:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in groups:
+                conn.executemany(sql, params)
+            conn.execute("COMMIT")
+        except BaseException:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                self._drop()
+            raise
+
+    def _drop(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except sqlite3.Error:
+                pass
+            self.conn = None
+
+    async def commit_rows(self, rows: list[Rows]) -> None:
+        """Insert every row (consecutive ones with the same ``sql`` with one
+        ``executemany``) in one transaction; raises the ``sqlite3`` error (rolled back)."""
+        groups: list[tuple[str, list[dict]]] = []
+        for row in rows:
+            if groups and groups[-1][0] is row.sql:
+                groups[-1][1].append(row.params)
+            else:
+                groups.append((row.sql, [row.params]))
+        await asyncio.get_running_loop().run_in_executor(self.pool, self._commit, groups)
+
+    async def checkpoint(self) -> None:
+        """``PRAGMA wal_checkpoint(TRUNCATE)`` on this connection."""
+        def run() -> None:
+            self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        await asyncio.get_running_loop().run_in_executor(self.pool, run)
+
+    def close(self) -> None:
+        """Close the connection (in its thread) and stop the thread."""
+        self.pool.submit(self._drop).result()
+        self.pool.shutdown(wait=True)
 
 
 async def _run_ops(conn: AsyncConnection, ops: list) -> list:
@@ -212,6 +322,11 @@ async def _run_ops(conn: AsyncConnection, ops: list) -> list:
             await conn.execute(op.statement, group if len(group) > 1 else group[0])
             results += [None] * (j - i)
             i = j
+        elif isinstance(op, Group):
+            for row in op.rows:
+                await conn.execute(row.statement, row.params)
+            results.append(None)
+            i += 1
         else:
             results.append(await op(conn))
             i += 1
