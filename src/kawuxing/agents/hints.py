@@ -67,27 +67,34 @@ def unseen(visible: list[int] | tuple[int, ...], kind: int) -> int:
     return max(0, 4 - visible[kind])
 
 
-def touches(counts: list[int], kind: int) -> bool:
-    """Whether a drawn ``kind`` could join the hand: held already, or a suited kind with a
-    held tile of its suit at most two ranks away. Any other draw stays an isolated single,
-    which lowers neither the standard nor the seven-pairs shanten (R7.1)."""
-    if counts[kind]:
-        return True
-    if kind >= DRAGON_BASE:
-        return False
-    low = kind - kind % 9
-    return any(counts[k] for k in range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+def touching(counts: list[int]) -> set[int]:
+    """The kinds a draw of which could join the hand: those held, and the suited kinds at most
+    two ranks from a held tile of their suit. Any other draw stays an isolated single, which
+    lowers neither the standard nor the seven-pairs shanten (R7.1)."""
+    near: set[int] = set()
+    for kind, c in enumerate(counts):
+        if not c:
+            continue
+        if kind >= DRAGON_BASE:
+            near.add(kind)
+        else:
+            low = kind - kind % 9
+            near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
+    return near
 
 
 def effective_tiles(counts: list[int], melds: int, visible, kinds) -> tuple[int, list[tuple]]:
     """(shanten, [(kind, unseen)]) of a 13 − 3 × ``melds`` tile hand: the kinds among ``kinds``
-    whose draw lowers the shanten, with the copies still unseen (kinds that do not
-    :func:`touch <touches>` the hand are skipped: they cannot)."""
+    whose draw lowers the shanten, with the copies still unseen (kinds not
+    :func:`touching` the hand are skipped: they cannot)."""
     base = shanten(counts, melds)
+    near = touching(counts)
     out = []
     for kind in kinds:
-        left = unseen(visible, kind)
-        if not left or counts[kind] >= 4 or not touches(counts, kind):
+        if kind not in near or counts[kind] >= 4:
+            continue
+        left = 4 - visible[kind]
+        if left <= 0:
             continue
         counts[kind] += 1
         try:
