@@ -624,3 +624,20 @@ def test_ended_hands_are_dropped_from_memory_and_read_from_the_database(tmp_path
             await manager.shutdown()
             await store.close()
     asyncio.run(main())
+
+
+# --- 9. the collector's full passes ------------------------------------------------------------------
+
+def test_full_gc_passes_run_on_a_timer_and_thresholds_come_back(tmp_path):
+    """While a server with ``gc_interval`` runs, the collector makes no full pass by itself
+    (the third threshold is out of reach) — the server makes one every ``gc_interval``
+    seconds; once it stops, the thresholds are as they were. ``gc_interval`` 0 changes
+    nothing."""
+    import gc
+
+    saved = gc.get_threshold()
+    with ServerThread(make_config(tmp_path, gc_interval=600)):
+        assert gc.get_threshold() == (saved[0], saved[1], 10**9)
+    assert gc.get_threshold() == saved
+    with ServerThread(make_config(tmp_path, "nogc.db", gc_interval=0)):
+        assert gc.get_threshold() == saved
