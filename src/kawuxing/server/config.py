@@ -83,7 +83,8 @@ class ServerConfig:
       per client IP token buckets (per second / at most saved; rate 0 turns one off):
       ``create_rate``/``create_burst`` (rooms made), ``join_rate``/``join_burst`` (joins,
       leaves, seats to bots), ``lookup_rate``/``lookup_burst`` (room and replay reads);
-      ``max_sockets_per_ip`` open WebSockets per IP (0: no cap). ``allow_origins``: browser
+      ``max_sockets_per_ip`` open WebSockets per IP (0: no cap); ``max_bot_rooms_per_ip``
+      all-bot matches being played per IP (they play at full speed: 0, no cap). ``allow_origins``: browser
       origins besides the server's own that may open a WebSocket (``--allow-origin``);
       ``api_docs``: serve ``/openapi.json`` (``--api-docs``; off by default).
     - Expiry: a room that waits ``waiting_expiry`` seconds without starting, or whose match
@@ -128,6 +129,7 @@ class ServerConfig:
     lookup_rate: float = 5.0
     lookup_burst: float = 300.0
     max_sockets_per_ip: int = 64
+    max_bot_rooms_per_ip: int = 4
     allow_origins: tuple[str, ...] = ()
     api_docs: bool = False
     waiting_expiry: float = 1800.0
