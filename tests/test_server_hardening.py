@@ -641,3 +641,27 @@ def test_full_gc_passes_run_on_a_timer_and_thresholds_come_back(tmp_path):
     assert gc.get_threshold() == saved
     with ServerThread(make_config(tmp_path, "nogc.db", gc_interval=0)):
         assert gc.get_threshold() == saved
+
+
+def test_all_bot_matches_are_capped_per_ip(tmp_path):
+    """All-bot matches play at full speed: an address may have ``max_bot_rooms_per_ip`` of
+    them being played (429 ``too_many_bot_rooms`` past it); other addresses and rooms with a
+    player are not counted."""
+    from kawuxing.server.errors import RoomError
+
+    async def main():
+        config = make_config(tmp_path, max_bot_rooms_per_ip=2)
+        store = await Store.open(config.db_url)
+        manager = RoomManager(store, config, ManualClock())  # the bots wait for the clock
+        try:
+            for _ in range(2):
+                await manager.create_room(seats=["random"] * 3, hands=64, owner="10.0.0.1")
+            with pytest.raises(RoomError) as err:
+                await manager.create_room(seats=["random"] * 3, hands=64, owner="10.0.0.1")
+            assert (err.value.status, err.value.code) == (429, "too_many_bot_rooms")
+            await manager.create_room(seats=["random"] * 3, hands=64, owner="10.0.0.2")
+            await manager.create_room(seats=["human", "random", "random"], owner="10.0.0.1")
+        finally:
+            await manager.shutdown()
+            await store.close()
+    asyncio.run(main())

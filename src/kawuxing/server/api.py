@@ -141,7 +141,8 @@ async def create_room(body: CreateRoom, request: Request) -> dict:
     if body.options and "hands_per_match" in body.options:
         raise _coded(422, "bad_rules", "set the number of hands with 'hands' (1-64), not "
                                        "options.hands_per_match")
-    return await _manager(request).create_room(**body.model_dump())
+    return await _manager(request).create_room(**body.model_dump(),
+                                               owner=client_ip(request.scope))
 
 
 @router.get("/api/rooms/{code}")

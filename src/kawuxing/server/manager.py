@@ -48,7 +48,7 @@ class RoomManager:
                           hands: int | None = None, seats: list[str] | None = None,
                           nickname: str | None = None, decision_seconds: float | None = None,
                           reserve_seconds: float | None = None, auto_bot: str = DEFAULT_BOT,
-                          walls: list[str] | None = None) -> dict:
+                          walls: list[str] | None = None, owner: str | None = None) -> dict:
         """Create a room and store it.
 
         - ``preset`` + ``options``: the rule set, ``RuleSet.preset(preset, **options)``;
@@ -61,9 +61,12 @@ class RoomManager:
           ``auto_bot``: the bot for 托管 and seats players leave.
         - ``walls``: (tests; only with ``config.allow_test_walls``) MPSZ walls of the first
           hands.
+        - ``owner``: who asks (the client IP): an all-bot match plays at full speed, so an
+          owner may have ``config.max_bot_rooms_per_ip`` of them being played at a time.
 
         Returns ``{"code", "seat", "token", "room"}`` (seat/token None without a nickname).
-        Raises :class:`RoomError` 422 for bad rules, seats, bots, times or walls.
+        Raises :class:`RoomError` 422 for bad rules, seats, bots, times or walls, 429
+        ``too_many_bot_rooms`` for an all-bot room over the owner's cap.
         """
         options = dict(options or {})
         if hands is not None:
@@ -101,11 +104,18 @@ class RoomManager:
             nickname = clean_nickname(nickname)
             if HUMAN not in seats:
                 raise RoomError(422, "nickname given but no seat is 'human'", "bad_seats")
+        cap = self.config.max_bot_rooms_per_ip
+        if HUMAN not in seats and owner is not None and cap > 0 and sum(
+                r.owner == owner and r.playing and not r.seats.humans()
+                for r in self.rooms.values()) >= cap:
+            raise RoomError(429, f"at most {cap} all-bot matches at a time per address; "
+                                 "wait for one to end", "too_many_bot_rooms")
         code = new_room_code()
         while code in self.rooms or await self.store.room_row(code) is not None:
             code = new_room_code()
         room = Room(code, preset, options, rules, settings, self.store, self.config,
                     self.clock, parsed_walls, on_finished=self._finished)
+        room.owner = owner
         for i, spec in enumerate(seats):
             if spec != HUMAN:
                 room.set_bot(i, spec)

@@ -111,6 +111,7 @@ class Room(Actor):
         self.version = 0
         self.created_at = time.time()
         self.idle_since: float | None = self.created_at  # no player connected since (epoch s)
+        self.owner: str | None = None  # who made it (client IP; not stored)
         self.pacer, self.sender, self.fair = Pacer(self), Sender(self), FairDeal(self)
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
 
