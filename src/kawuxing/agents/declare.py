@@ -25,7 +25,7 @@ from .hints import WaitValue, unseen
 FEED_UNAWARE = 0.5  # per round: a concealed opponent throws a given unseen wait copy's kind, × u/U
 FEED_AWARE = 0.15  # the same once the waits are shown (they avoid them, but not always)
 HIDDEN_WIN_RATE = 0.05  # per round: a concealed opponent wins
-DECLARED_MULTIPLIER = 3  # a declared opponent's multiplier on a discard (亮倒 ×2, often more)
+DECLARED_MULTIPLIER = 2  # a declared opponent's multiplier on a discard (亮倒 ×2 at least)
 HOLD_BACK_LOSS = 1.0  # concealed: drawing a declared opponent's wait costs this (held, not played)
 
 
