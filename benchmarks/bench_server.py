@@ -8,7 +8,9 @@ moves (``kawuxing.server.testing.choose``) after a random think time of 0 … 2 
 seconds. Measures, for every action, the round trip from sending it to receiving the
 server's answer (the ``update`` that acknowledges it, or ``refused``), over ``--seconds``
 after a warm-up. Prints p50/p90/p99/max, actions per second, refusals, the server's CPU use
-and memory (RSS), the SQLite WAL's size, and as its last line one JSON object.
+and memory (RSS), the SQLite WAL's size, and as its last line one JSON object. The round trips
+of actions on the player's turn (discards, kongs, wins: never held by the claim window) are
+also reported apart (``turn_rtt_ms_*``).
 
 The server runs without the per-IP limits (every client is 127.0.0.1) and, unless
 ``--claim-window`` says otherwise, without the R13.2 claim window: an answer to a discard is
@@ -66,6 +68,7 @@ def rss_mb(pid: int) -> float:
 class Stats:
     def __init__(self) -> None:
         self.rtt: list[float] = []
+        self.rtt_turn: list[float] = []  # actions on the player's turn (never held, R13.2)
         self.refused: dict[str, int] = {}
         self.measuring = False
         self.errors = 0
@@ -78,7 +81,7 @@ async def client(ws_url: str, token: str, stats: Stats, think: float, stop: asyn
                        compression="deflate" if compression else None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         view = version = None
-        pending: tuple[str, float] | None = None
+        pending: tuple[str, float, bool] | None = None
         count = 0
         acting: asyncio.Task | None = None
 
@@ -88,7 +91,7 @@ async def client(ws_url: str, token: str, stats: Stats, think: float, stop: asyn
                 await asyncio.sleep(rng.uniform(0, 2 * think))
             count += 1
             action_id = f"{count}"
-            pending = (action_id, time.perf_counter())
+            pending = (action_id, time.perf_counter(), my_view.get("phase") == "turn")
             await ws.send(json.dumps({"type": "action", "id": action_id,
                                       "version": my_version,
                                       "action": choose(my_view, rng)}))
@@ -116,6 +119,8 @@ async def client(ws_url: str, token: str, stats: Stats, think: float, stop: asyn
             if answered:
                 if stats.measuring:
                     stats.rtt.append(time.perf_counter() - pending[1])
+                    if pending[2]:
+                        stats.rtt_turn.append(time.perf_counter() - pending[1])
                 pending = None
             if (pending is None and needs_answer(view)
                     and (acting is None or acting.done())):
@@ -198,9 +203,11 @@ async def run(args) -> dict:
         log.close()
     rtt = sorted(stats.rtt)
     ms = [x * 1000 for x in rtt]
+    turn_ms = sorted(x * 1000 for x in stats.rtt_turn)
 
-    def pct(p: float) -> float:
-        return round(ms[min(len(ms) - 1, int(p * len(ms)))], 2) if ms else float("nan")
+    def pct(p: float, values: list[float] = ms) -> float:
+        return round(values[min(len(values) - 1, int(p * len(values)))], 2) if values \
+            else float("nan")
 
     return {"bench": "server", "rooms": args.rooms, "clients": 3 * args.rooms,
             "think_s": args.think, "seconds": round(elapsed, 1), "db": db.split(":")[0],
@@ -208,6 +215,8 @@ async def run(args) -> dict:
             "rtt_ms_p50": pct(0.50), "rtt_ms_p90": pct(0.90), "rtt_ms_p99": pct(0.99),
             "rtt_ms_max": round(ms[-1], 2) if ms else None,
             "rtt_ms_mean": round(statistics.fmean(ms), 2) if ms else None,
+            "turn_actions": len(turn_ms), "turn_rtt_ms_p50": pct(0.50, turn_ms),
+            "turn_rtt_ms_p99": pct(0.99, turn_ms),
             "refused": stats.refused, "errors": stats.errors, "client_failures": len(failed),
             "server_cpu_percent": round(100 * cpu / elapsed, 1),
             "clients_cpu_percent": round(100 * own / elapsed, 1),
@@ -240,7 +249,9 @@ def main() -> None:
           f"{result['actions']} actions in {result['seconds']} s = "
           f"{result['actions_per_s']} actions/s")
     print(f"round trip ms: p50 {result['rtt_ms_p50']}  p90 {result['rtt_ms_p90']}  "
-          f"p99 {result['rtt_ms_p99']}  max {result['rtt_ms_max']}")
+          f"p99 {result['rtt_ms_p99']}  max {result['rtt_ms_max']}; on the player's turn "
+          f"(never held by the claim window): p50 {result['turn_rtt_ms_p50']}  "
+          f"p99 {result['turn_rtt_ms_p99']}")
     print(f"refused {result['refused']}  errors {result['errors']}  server CPU "
           f"{result['server_cpu_percent']}%  clients CPU {result['clients_cpu_percent']}%  "
           f"server RSS {result['server_rss_mb']} MB  WAL {result['wal_mb']} MB")

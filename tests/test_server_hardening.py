@@ -554,8 +554,8 @@ def _free_port() -> int:
 def test_the_wal_stays_bounded_under_sustained_writes(tmp_path):
     """20,000 action rows (about 3 MB, 24 times the limit) written as rooms write them
     (many small commits, readers meanwhile): the writer truncates the WAL between batches
-    once it reaches ``wal_limit`` or the queue is idle, so it never grows past the limit and
-    a batch (it grew without bound before: passive checkpoints only, never truncated)."""
+    once it reaches ``wal_limit`` (and when idle), so it never grows past the limit and a
+    batch (it grew without bound before: passive checkpoints only, never truncated)."""
     import os
 
     from kawuxing.server.rows import ActionRow
