@@ -70,8 +70,9 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
         await _serve(websocket, conn, room, config)
     except WebSocketDisconnect:
         pass
-    except Exception as exc:  # a bug, or the peer broke off: one line, no traceback
+    except Exception as exc:  # a bug, or the peer broke off: one line (traceback: debug)
         log.warning("websocket for room %.16r closed: %r", code, exc)
+        log.debug("websocket for room %.16r", code, exc_info=True)
     finally:
         if counted:
             sockets.release(ip)
