@@ -216,6 +216,7 @@ class _Brain:
         else:
             value = self.valuer.hand(counts, draws)
         ev = (1 - danger.chance) * value - danger.cost + 0.001 * len(a.hidden)
+        priority = ev + t.params.declare_bonus if a.declare and not danger.certain else None
         reasons = []
         if self.explain or forced:
             reasons = self._hand_reasons(counts, a.declare or self.declared)
@@ -227,7 +228,7 @@ class _Brain:
         if danger.chance > 0.005:
             reasons.append(("danger", {"chance": round(danger.chance, 3),
                                        "cost": round(danger.cost, 3)}))
-        return Choice(a, ev, tuple(reasons))
+        return Choice(a, ev, tuple(reasons), priority)
 
     def _kong(self, a: Action, counts: list[int], taken: int, kind: str, money: float,
               danger: Danger) -> Choice:
@@ -283,23 +284,29 @@ class _Brain:
         counts[tile] -= 2
         melds = self.melds + ((MELD_PUNG, tile),)
         draws = t.draws_left((self.me + 1) % 3)
-        best = None
+        options = []
         for k in t.kinds:
             if not counts[k]:
                 continue
             danger = discard_danger(t, k)
             counts[k] -= 1
+            steps = shanten(counts, len(melds))
             ev = (1 - danger.chance) * self.valuer.hand(counts, draws, melds) - danger.cost
             counts[k] += 1
-            if best is None or ev > best[0]:
-                best = (ev, k)
+            options.append((steps, ev, k, danger.chance))
+        # the same pace rule as in a turn (_keep_pace): far from ready, the fastest discards
+        fastest = min((o[0] for o in options), default=0)
+        if fastest >= 1 and any(o[3] < 0.2 for o in options if o[0] == fastest):
+            options = [o for o in options if o[0] == fastest]
+        best = max(((ev, k) for _, ev, k, _ in options), default=None)
         ev, k = best if best is not None else (0.0, None)
         reasons = []
         if self.explain and k is not None:
             counts[k] -= 1
             reasons = self._hand_reasons(counts, False, melds)
             counts[k] += 1
-        return Choice(a, ev, tuple(reasons))
+        nearer = fastest < shanten(list(obs.concealed), len(self.melds))
+        return Choice(a, ev, tuple(reasons), ev + t.params.pung_bonus if nearer else None)
 
     # --- helpers --------------------------------------------------------------------------
     def _multiplier(self, counts: list[int], tile: int, win_by: str, last: bool) -> int:

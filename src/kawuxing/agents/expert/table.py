@@ -26,20 +26,29 @@ class Params:
     - ``far_effective``: typical live effective tiles of a hand two or more from ready;
     - ``typical_waits``: typical live waits of the ready hand a far hand reaches;
     - ``first_step``: the share of a far hand's helping draws that lead to a good shape;
+    - ``pair_wait_live``: the share of a 七对 wait's live copies that can still come (the
+      others are likely kept in an opponent's hand: it is a tile nobody let go);
+    - ``declare_bonus``, ``pung_bonus``: base units added to the ranking (not the shown value)
+      of a 亮倒 and of a pung that brings the hand nearer to ready: the model undervalues both
+      (measured by paired rollouts of the decisions where the expert and the heuristic differ,
+      see docs/bots.md);
     - ``ready_live``: a ready hand with at least this many live waits is never given up for
       one farther from ready (0: the valuation alone decides);
     - ``declared_pressure``: how much of the opponents' threat is left once I declare (they
       fold against a shown wait).
     """
 
-    ron_concealed: float = 0.55
+    ron_concealed: float = 0.45
     ron_declared: float = 0.06
     opp_win: float = 0.09
     far_effective: float = 12.0
     typical_waits: float = 3.0
     first_step: float = 0.6
-    declared_pressure: float = 1.0
+    declared_pressure: float = 0.7
     ready_live: int = 0
+    pair_wait_live: float = 0.6
+    declare_bonus: float = 0.4
+    pung_bonus: float = 0.4
 
 
 DEFAULT_PARAMS = Params()

@@ -32,13 +32,15 @@ MeldKey = tuple[tuple[str, int], ...]
 @dataclass(frozen=True)
 class WaitEntry:
     """One wait of a ready hand: ``tile``; capped multipliers by self-draw and on a discard
-    (0: a discard win is not allowed, R7.3), concealed and after 亮倒 (R8.4)."""
+    (0: a discard win is not allowed, R7.3), concealed and after 亮倒 (R8.4); ``pair_wait``:
+    the wait of a seven-pairs hand (七对), which pairs a single tile."""
 
     tile: int
     self_draw: int
     discard: int
     declared_self_draw: int
     declared_discard: int
+    pair_wait: bool = False
 
 
 @lru_cache(maxsize=1 << 16)
@@ -51,6 +53,7 @@ def wait_entries(counts: bytes, melds: MeldKey, rules: RuleSet) -> tuple[WaitEnt
     for m in meld_objs:
         held[m.tile] += m.size
     tiles = tuple(tiles_of(concealed))
+    seven = not melds and seven_pairs_shanten(concealed) == 0 and standard_shanten(concealed) > 0
     out = []
     for w in waits(concealed, held):
         values = []
@@ -58,7 +61,7 @@ def wait_entries(counts: bytes, melds: MeldKey, rules: RuleSet) -> tuple[WaitEnt
             for win_by in (SELF_DRAW, DISCARD):
                 v = score_hand(WinningHand(tiles, w, win_by, meld_objs, declared=declared), rules)
                 values.append(v.multiplier if v.legal else 0)
-        out.append(WaitEntry(w, *values))
+        out.append(WaitEntry(w, *values, pair_wait=seven))
     return tuple(out)
 
 
@@ -90,7 +93,7 @@ def ready_race(t: Table, entries: tuple[WaitEntry, ...], declared: bool) -> Race
     p = t.params
     p_self = gain = 0.0
     for e in entries:
-        c = t.draw_chance(e.tile)
+        c = _chance(t, e)
         m = e.declared_self_draw if declared else e.self_draw
         if m:
             p_self += c
@@ -103,7 +106,7 @@ def ready_race(t: Table, entries: tuple[WaitEntry, ...], declared: bool) -> Race
         for e in entries:
             m = e.declared_discard if declared else e.discard
             if m:
-                c = rate * t.draw_chance(e.tile)
+                c = rate * _chance(t, e)
                 p_ron += c
                 gain += c * t.discard_money(m, o, bao)
     p_loss = 0.0
@@ -115,12 +118,18 @@ def ready_race(t: Table, entries: tuple[WaitEntry, ...], declared: bool) -> Race
             p_loss += fed
             gain -= fed * declared_feed_cost(t, o)
         elif not t.declared[o]:
-            blind = t.ready[o] * BLIND_WAITS / t.unseen * (1.0 if declared else 0.5)
+            blind = t.ready[o] * BLIND_WAITS / t.unseen * (1.0 if declared else 0.7)
             p_loss += blind
             gain -= blind * (t.base * BLIND_COST + t.piao_units(o))
     hazard = t.hazard * (p.declared_pressure if declared else 1.0)
     stay = max(0.02, 1.0 - p_self - p_ron - p_loss - hazard)
     return Race(gain, stay, t.compensation(declared))
+
+
+def _chance(t: Table, e: WaitEntry) -> float:
+    """The chance one draw (or one discard) is wait ``e``'s tile."""
+    c = t.draw_chance(e.tile)
+    return c * t.params.pair_wait_live if e.pair_wait else c
 
 
 def declared_feed_cost(t: Table, o: int) -> float:
