@@ -45,6 +45,7 @@ from .db import Store
 from .ended import compact
 from .errors import RoomError
 from .fairdeal import FairDeal
+from .hints import seat_hint
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
 from .rows import ActionRow, hand_row, match_row, restored_match, room_row
 from .seats import (ACCEPTED, BOT, HUMAN, OPEN, REFUSED, SEATS, Seats, Sink, Slot,
@@ -299,12 +300,23 @@ class Room(Actor):
                 conn.send(self.sender.welcome(seat))
             else:
                 self.sender.state(slot, None, None)
+        elif isinstance(msg, protocol.HintRequest):
+            await self._hint(slot, conn)
         elif isinstance(msg, protocol.Entropy):
             answer = self.fair.take(seat, msg.hand, msg.value)
             if isinstance(answer, dict):
                 conn.send(answer)
             else:
                 self.refuse(slot, None, *answer)
+
+    async def _hint(self, slot: Slot, conn: Sink) -> None:
+        """The expert's ranking of the seat's choices now (``hint``), or ``not_playing``."""
+        if self.match is None or not self.playing or self.match.hand.ended:
+            self.refuse(slot, None, protocol.NOT_PLAYING, "no hand is being played")
+            return
+        hand, version = self.match.hand, self.version
+        choices = await seat_hint(hand, conn.seat)
+        conn.send(protocol.hint(len(self.match.hands) - 1, version, choices))
 
     async def _client_action(self, slot: Slot, msg: protocol.ActionMessage) -> None:
         """A player's action: refused in the order of docs/protocol.md, else played. Its id
