@@ -179,6 +179,23 @@ def test_level3_folds_late_at_one_shanten():
     assert HeuristicAgent(2).act(late, legal).tile in (T("6z"), T("7z"))
 
 
+def test_level3_plays_for_safety_alone_when_it_can_no_longer_win():
+    """(``visible`` and ``wall_left`` edited.) KA5 + 5s with every 5p seen, as above: the
+    best shape throws 4p (1-shanten). With 2 tiles left the player draws no more: the hand
+    cannot get ready, so level 3 throws the safest tile, 9p (a terminal with 2 unseen copies:
+    risk 2 opponents × ⅔, against 4p's 2 × ⅔ × MIDDLE), and never the 5s (卡五星); level 2
+    still plays the shape."""
+    hand = deal({0: KA5}, "5s")
+    obs, legal = observe(hand, 0), hand.legal_actions(0)
+    visible = list(obs.visible)
+    visible[T("5p")] = 4
+    end = dataclasses.replace(obs, visible=tuple(visible), wall_left=2)
+    assert risk(end, T("9p"), [1, 2]) == pytest.approx(4 / 3)
+    assert risk(end, T("4p"), [1, 2]) == pytest.approx(4 / 3 * MIDDLE)
+    assert HeuristicAgent(3).act(end, legal) == Action(0, DISCARD, T("9p"))
+    assert HeuristicAgent(2).act(end, legal) == Action(0, DISCARD, T("4p"))
+
+
 def test_risk_of_a_discard_into_concealed_players():
     """The defence's risk figures, seat 0 against concealed seat 1 (module constants): a
     terminal with 3 unseen copies is 1; a 5 between a live 4 and 6 × KAWUXING (卡五星 makes a

@@ -16,7 +16,7 @@ from ..melds import MELD_PUNG
 from ..tiles import DRAGON_BASE
 from .hints import unseen
 
-DECLARED_WAIT = 1000.0  # the penalty of a declared player's wait (R8.1): never fed if avoidable
+DECLARED_WAIT = 1e5  # the penalty of a declared player's wait (R8.1): never fed if avoidable
 RISK_SCALE = 40.0  # penalty per unit of risk at full fold (a shanten step is 100)
 KAWUXING = 2.5  # a 5 with a live 4 and 6 (卡五星 ×2 makes a discard win legal, R7.3)
 MIDDLE = 1.3  # 3-7: more ways to wait on them

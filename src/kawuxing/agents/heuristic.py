@@ -39,7 +39,10 @@ LATE_WALL = 30  # tiles left from which level 3 starts to fold when far from rea
 FULL_FOLD_WALL = 6  # tiles left from which the fold is at full strength
 FOLD_ONE_SHANTEN = 0.4  # how much a 1-shanten hand folds (a 2-shanten one: fully)
 FOLD_AFTER_KONG = 0.6  # at least this much right after one's own kong (杠上炮)
+HOPELESS_FOLD = 10.0  # a hand that can no longer win: safety alone decides
 PUNG_MARGIN = 0.0  # level 2+: pung when the hand's score rises by more than this
+PIAO_TOP_SHANTEN = 1  # 漂: a deal this close to ready is very good (level 3: the top choice)
+PIAO_STEP_SHANTEN = 2  # level 3: one step up at this shanten with 4+ pairs or a dragon pair
 DECLARE_MARGIN = 0.0  # level 2+: declare 亮倒 when its expected gain exceeds this (base units)
 
 
@@ -75,19 +78,20 @@ class HeuristicAgent:
 
     # --- 漂 (R11.1) ----------------------------------------------------------------------
     def _piao(self, obs: Observation, actions: list[Action]) -> Action:
-        """Level 1: the lowest choice. Level 2: one step up with a very good deal (13 tiles
-        1-shanten or better); level 3: the highest choice with such a deal, one step with a
-        good one (2-shanten with 4+ pairs or a pair of dragons)."""
+        """Level 1: the lowest choice. From the 13 dealt tiles: level 2 one step up with a
+        very good deal (:data:`PIAO_TOP_SHANTEN` or better); level 3 the highest choice with
+        such a deal, one step with a good one (:data:`PIAO_STEP_SHANTEN` with 4+ pairs or a
+        pair of dragons)."""
         actions = sorted(actions, key=lambda a: a.piao)
         if self.level == 1 or len(actions) == 1:
             return actions[0]
         counts = list(obs.concealed)
         sh = shanten(counts, 0)
+        if sh <= PIAO_TOP_SHANTEN:
+            return actions[-1] if self.level >= 3 else actions[1]
         pairs = sum(c >= 2 for c in counts)
         dragon_pairs = sum(counts[k] >= 2 for k in DRAGONS)
-        if sh <= 1:
-            return actions[-1] if self.level >= 3 else actions[1]
-        if self.level >= 3 and sh == 2 and (pairs >= 4 or dragon_pairs):
+        if self.level >= 3 and sh <= PIAO_STEP_SHANTEN and (pairs >= 4 or dragon_pairs):
             return actions[1]
         return actions[0]
 
@@ -152,20 +156,26 @@ class HeuristicAgent:
         return declare_gain(obs, best.waits, shown) > DECLARE_MARGIN
 
     def _fold(self, obs: Observation, plain: DiscardHint, after_kong: bool) -> float:
-        """How much level 3 gives up for safety against the concealed players (0-1): none
-        while the wall is long or the hand ready on live waits; rising to full as the wall
-        runs out (:data:`LATE_WALL` to :data:`FULL_FOLD_WALL`) for a 2-shanten hand, partly
-        for a 1-shanten one; full when the hand can no longer win (ready on dead waits, or
-        more shanten than draws left); at least :data:`FOLD_AFTER_KONG` after its own kong."""
+        """How much level 3 gives up for safety against the concealed players: 0 while the
+        wall is long or the hand ready on live waits; rising to 1 as the wall runs out
+        (:data:`LATE_WALL` to :data:`FULL_FOLD_WALL`) for a 2-shanten hand, partly for a
+        1-shanten one; 1 for a ready hand on dead waits late in the wall; at least
+        :data:`FOLD_AFTER_KONG` after its own kong; :data:`HOPELESS_FOLD` (safety alone
+        counts) when the hand can no longer win: not ready, and no more draws left (about
+        ``wall_left // 3``) than its shanten, or ready on dead waits with no draw left."""
         wall = obs.wall_left
+        draws = wall // 3
+        live = _live(plain)
+        if plain.shanten >= 1 and plain.shanten >= draws or (
+                plain.shanten == 0 and not live and draws == 0):
+            return HOPELESS_FOLD
         late = min(1.0, max(0.0, (LATE_WALL - wall) / (LATE_WALL - FULL_FOLD_WALL)))
         if plain.shanten == 0:
-            far = 0.0 if _live(plain) else 1.0
+            far = 0.0 if live else 1.0
         else:
             far = 1.0 if plain.shanten >= 2 else FOLD_ONE_SHANTEN
         fold = late * far
-        hopeless = (plain.shanten == 0 and not _live(plain)) or plain.shanten > wall // 3
-        if hopeless and wall <= LATE_WALL:
+        if plain.shanten == 0 and not live and wall <= LATE_WALL:
             fold = 1.0
         if after_kong:
             fold = max(fold, FOLD_AFTER_KONG)
