@@ -264,13 +264,15 @@ def test_level2_does_not_pung_into_a_single_wait_with_one_copy_left():
 
 @pytest.mark.parametrize("tiles, by_level", [
     ("123p 456p 789s 11s 5z 6z", (0, 1, 5)),  # 1-shanten
-    ("11p 55p 99s 22s 5z 7z 1s 4p 8s", (0, 0, 1)),  # 2-shanten, four pairs
+    ("11p 55p 99s 22s 5z 7z 1s 4p 8s", (0, 0, 5)),  # 2-shanten
+    ("55z 147p 36p 258s 19s 6z", (0, 0, 1)),  # 3-shanten with a pair of dragons
+    ("99p 147p 36p 258s 19s 6z", (0, 0, 0)),  # 3-shanten, a pair but not of dragons
     ("19p 19s 5z 6z 7z 258p 258s", (0, 0, 0)),  # far from ready
 ])
 def test_piao_by_the_quality_of_the_dealt_hand(tiles, by_level):
     """R11.1, preset app (choices 0 1 2 5), the 13 dealt tiles: level 1 always 0; level 2 one
-    step (1) only with a 1-shanten deal; level 3 the highest (5) with a 1-shanten deal, one
-    step with a 2-shanten deal with 4+ pairs or a dragon pair, 0 otherwise."""
+    step (1) only with a 1-shanten deal; level 3 the highest (5) with a deal of 2-shanten or
+    better, one step with a 3-shanten deal holding a pair of dragons, else 0."""
     hand = deal({2: tiles}, "", rules=RuleSet.preset("app"))
     legal = hand.legal_actions(2)
     assert sorted(a.piao for a in legal) == [0, 1, 2, 5]

@@ -11,14 +11,15 @@ a 1-shanten hand with live effective tiles). It uses only its seat's :class:`Obs
 - Level 2 adds value: the multipliers of the waits (卡五星, 七对, 清一色 … and R7.3: a ×1 wait
   wins only by self-draw); pungs by the ranking's score; declares 亮倒 (R8) when an
   expected-value comparison says so (:mod:`kawuxing.agents.declare`); takes a concealed kong
-  (R6.1, +2 from each player) unless it kills a live ready hand; a 漂 step with a very good
+  (R6.1, +2 from each player) unless it kills a live ready hand; a 漂 step with a 1-shanten
   deal (R11.1).
 - Level 3 adds defence (:mod:`kawuxing.agents.defence`): never feeds a declared player's wait
   when anything else is legal, nor adds a kong a declared player would rob (R7.4); late in
   the wall, far from ready (or ready on dead waits, or unable to get ready in the draws left),
   it folds against the concealed players (seen tiles first, no 5 for 卡五星, no fourth tile of
-  an exposed pung, not a flush-looking player's suit); right after its own kong it prefers
-  safe tiles (杠上炮 ×2, R9.1); and it raises 漂 with a good deal.
+  an exposed pung, not a flush-looking player's suit), and plays for safety alone once the
+  hand can no longer win; right after its own kong it prefers safe tiles (杠上炮 ×2, R9.1);
+  it raises 漂 with a good deal.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ FOLD_ONE_SHANTEN = 0.4  # how much a 1-shanten hand folds (a 2-shanten one: full
 FOLD_AFTER_KONG = 0.6  # at least this much right after one's own kong (杠上炮)
 HOPELESS_FOLD = 10.0  # a hand that can no longer win: safety alone decides
 PUNG_MARGIN = 0.0  # level 2+: pung when the hand's score rises by more than this
-PIAO_TOP_SHANTEN = 1  # 漂: a deal this close to ready is very good (level 3: the top choice)
-PIAO_STEP_SHANTEN = 2  # level 3: one step up at this shanten with 4+ pairs or a dragon pair
+PIAO_TOP_SHANTEN = 2  # level 3 漂: the top choice with a deal this close to ready (53% of deals)
+PIAO_STEP_SHANTEN = 3  # level 3: one step up at this shanten with a pair of dragons
 DECLARE_MARGIN = 0.0  # level 2+: declare 亮倒 when its expected gain exceeds this (base units)
 
 
@@ -78,20 +79,21 @@ class HeuristicAgent:
 
     # --- 漂 (R11.1) ----------------------------------------------------------------------
     def _piao(self, obs: Observation, actions: list[Action]) -> Action:
-        """Level 1: the lowest choice. From the 13 dealt tiles: level 2 one step up with a
-        very good deal (:data:`PIAO_TOP_SHANTEN` or better); level 3 the highest choice with
-        such a deal, one step with a good one (:data:`PIAO_STEP_SHANTEN` with 4+ pairs or a
-        pair of dragons)."""
+        """漂 from the 13 dealt tiles (R11.1). Level 1: the lowest choice. Level 2: one step up
+        with a 1-shanten deal or better. Level 3: the highest choice with a deal of
+        :data:`PIAO_TOP_SHANTEN` or better (about half the deals), one step with a
+        :data:`PIAO_STEP_SHANTEN` deal holding a pair of dragons (小三元 on the way; 4 pairs
+        would make it 2-shanten already, 七对)."""
         actions = sorted(actions, key=lambda a: a.piao)
         if self.level == 1 or len(actions) == 1:
             return actions[0]
         counts = list(obs.concealed)
         sh = shanten(counts, 0)
+        if self.level == 2:
+            return actions[1] if sh <= 1 else actions[0]
         if sh <= PIAO_TOP_SHANTEN:
-            return actions[-1] if self.level >= 3 else actions[1]
-        pairs = sum(c >= 2 for c in counts)
-        dragon_pairs = sum(counts[k] >= 2 for k in DRAGONS)
-        if self.level >= 3 and sh <= PIAO_STEP_SHANTEN and (pairs >= 4 or dragon_pairs):
+            return actions[-1]
+        if sh <= PIAO_STEP_SHANTEN and any(counts[k] >= 2 for k in DRAGONS):
             return actions[1]
         return actions[0]
 
