@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from collections import Counter
@@ -394,6 +395,43 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     play_until_settlement(page, hand=1)
     page.wait_for_selector("#modal .match-end svg.chart")
     assert page.locator("#modal .match-end svg.chart circle").count() == 6  # 3 seats × 2 hands
+
+
+# --- the hint (提示): the expert's ranking of the player's own choices -----------------------
+
+def test_hint_button_shows_the_ranked_choices_beside_the_action_keys(server, desktop):
+    page, _ = desktop
+    room = declare_room(server, hands=1)
+    seat_page(page, server, room["code"], room["seat"], room["token"])
+    page.wait_for_selector('.hand .tile.drawn[data-code="5z"]')  # 9 kinds to discard, 亮倒 too
+    button = page.locator(".actions button.act-hint")
+    assert button.get_attribute("aria-label") == "提示：高手机器人怎么排你现在的选择"
+    button.click()
+    lines = page.locator(".hint-panel .hint-choice")
+    lines.first.wait_for()
+    assert lines.count() == 3  # the best three of the legal actions
+    assert page.locator(".hint-panel .of").inner_text() == f"共 {len(state(page)['legal'])} 种选择"
+    evs = lines.locator(".ev").all_inner_texts()
+    assert all(re.fullmatch(r"[+-]\d+\.\d\d 底分", v) for v in evs), evs
+    # ready on 5p 6p 9p whichever way 白 goes: 亮倒 first, then the plain discard (brain.py)
+    assert lines.nth(0).locator(".words").inner_text() == "亮倒 · 打白"
+    assert lines.nth(1).locator(".words").inner_text() == "打白"
+    assert lines.nth(1).locator(".reasons").inner_text().startswith("听 五筒 剩")
+    # beside the action keys, not over them
+    panel = page.locator(".hint-panel").bounding_box()
+    for key in page.locator(".actions button").all():
+        box = key.bounding_box()
+        assert (box["x"] + box["width"] <= panel["x"] or box["y"] + box["height"] <= panel["y"]
+                or box["y"] >= panel["y"] + panel["height"]), (box, panel)
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".hint-panel", state="detached")
+    page.keyboard.press("t")  # the key asks again
+    lines.first.wait_for()
+    lines.nth(1).locator("button.what").click()  # a plain discard: its tile is raised
+    page.wait_for_selector('.hand .tile.selected[data-code="5z"]')
+    page.keyboard.press("Enter")  # and discarded: a new view closes the hint
+    page.wait_for_function("() => window.__kwx.game.view.seats[0].discards.length === 1")
+    assert page.locator(".hint-panel").count() == 0
 
 
 # --- a phone -------------------------------------------------------------------------------

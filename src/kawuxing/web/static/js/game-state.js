@@ -19,7 +19,8 @@ export const RESYNC_REFUSALS = new Set(['stale', 'not_playing']);
  * (docs/fairness.md); ended: {hand, view, events, fairness, missed} of a hand that has ended
  * (check its deal, show the settlement); refused: the refused message (toast unless quiet);
  * resync: send `sync`; autoTimeouts: 托管 began because of timeouts (R4); serverError: the
- * `error` message; matchEnd: the match is over (show its end).
+ * `error` message; matchEnd: the match is over (show its end); hint: a hint answer for the view
+ * shown was kept (`hint`, below).
  */
 
 export class GameState {
@@ -47,6 +48,7 @@ export class GameState {
     this.lastSettlement = null;  // {view, handNo, winEvents, totals, seat, rules, missed}
     this.matchEnd = null;    // the match_end message
     this.pendingId = null;   // the id of the action sent and not yet acked or refused
+    this.hint = null;        // the `hint` answer for the view shown ({hand, version, choices}), or null
   }
 
   /** True while an action is on its way (the table takes no other). */
@@ -99,6 +101,7 @@ export class GameState {
       case 'auto':
         this.auto = Boolean(msg.on);
         return { render: true, autoTimeouts: Boolean(msg.on && msg.reason === 'timeouts') };
+      case 'hint': return this.onHint(msg);
       case 'match_end':
         this.matchEnd = msg;
         this.matchId = msg.match_id || this.matchId;
@@ -132,6 +135,7 @@ export class GameState {
     }
     if (Array.isArray(msg.totals)) this.totals = msg.totals;
     const fresh = (msg.type === 'update' && !newHand) ? msg.events : [];
+    if (newHand || msg.version !== this.version) this.hint = null;  // a new view: its hint is gone
     this.hand = msg.hand;
     this.version = msg.version;
     this.view = msg.view;
@@ -164,6 +168,22 @@ export class GameState {
     if (msg.id && msg.id === this.pendingId) this.pendingId = null;
     if (QUIET_REFUSALS.has(msg.code)) return { refused: msg, quiet: true };
     return { render: true, refused: msg, resync: RESYNC_REFUSALS.has(msg.code) };
+  }
+
+  /** A hint answer: kept when it is of the view shown (same hand and version) and ranks
+   * something; one of an older view, or with no choices, is ignored. */
+  onHint(msg) {
+    if (msg.hand !== this.hand || msg.version !== this.version) return {};
+    if (!Array.isArray(msg.choices) || !msg.choices.length) return {};
+    this.hint = msg;
+    return { render: true, hint: true };
+  }
+
+  /** Close the hint shown; true if there was one. */
+  closeHint() {
+    if (!this.hint) return false;
+    this.hint = null;
+    return true;
   }
 
   /** A commitment worth answering: one of a hand not dealt yet (else null). */

@@ -2,8 +2,9 @@
 // screens of a room (waiting for players, the table, the settlement, the end of the match).
 // Messages (docs/protocol.md): welcome, players, update/sync (events + the seat's view),
 // missed (the end of a hand the client did not see), refused, error, auto, match_end,
-// replaced, left, entropy_ok. Sent: hello (by the connection), action, ready, auto, sync,
-// entropy (this seat's random text for the next deal, after its commitment: docs/fairness.md).
+// replaced, left, entropy_ok, hint. Sent: hello (by the connection), action, ready, auto, sync,
+// entropy (this seat's random text for the next deal, after its commitment: docs/fairness.md),
+// hint (the 提示 button: the expert's ranking of this seat's choices, shown until the view changes).
 
 import { api } from './api.js';
 import { Connection } from './conn.js';
@@ -11,6 +12,7 @@ import { el } from './dom.js';
 import { newEntropy, verifyHand } from './fairness.js';
 import { onLangChange, t } from './i18n.js';
 import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
+import { hintable } from './hint.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
 import { actionGroups, avatarEl, declareChoices, handLayout, KEYS_HELP, playerLabel, renderTable } from './table.js';
@@ -32,7 +34,8 @@ export class Game {
     this.fair = getFair(this.code);  // hand -> what came before its deal (commitment, my entropy)
     this.verdicts = {};  // hand -> the browser's own check of the ended hand's deal
     const s = this.s;
-    this.ui = { selected: null, declareMode: false, callouts: {}, get busy() { return s.busy; } };
+    // hintAsked: the version of the view a hint was asked for (the answer is pending until it comes)
+    this.ui = { selected: null, declareMode: false, callouts: {}, hintAsked: null, get busy() { return s.busy; } };
     this.fatal = null;
     this.destroyed = false;
     this.conn = new Connection(this.code, this.token, {
@@ -113,6 +116,7 @@ export class Game {
       if (missed) this.openSettlement(false, true);
       else if (this.settlementShownFor !== hand) this.openSettlement(false);
     }
+    if (out.hint) this.ui.hintAsked = null;  // answered: shown until the view changes
     if (out.refused) this.onRefused(out);
     if (out.matchEnd) this.openSettlement(true);
     if (out.render) this.render();
@@ -166,6 +170,7 @@ export class Game {
   onStatus(status, info) {
     this.connStatus = status;
     this.connInfo = info;
+    if (status !== 'open') this.ui.hintAsked = null;  // a hint asked on a dropped link is asked again
     setConnStatus(status, info);
     if (status === 'waiting' && this.s.disconnected()) this.render();
   }
@@ -233,6 +238,40 @@ export class Game {
     this.act([this.seat, 'discard', code]);
   }
 
+  // --- the hint (提示) ---------------------------------------------------------------------
+  /** Where the hint stands for the view shown: null (not asked), 'pending' or 'open'. */
+  hintState() {
+    if (this.s.hint) return 'open';
+    return this.ui.hintAsked === this.s.version && this.ui.hintAsked !== null ? 'pending' : null;
+  }
+
+  /** The 提示 button: ask for the expert's ranking of this view's choices, or close it. */
+  toggleHint() {
+    const state = this.hintState();
+    if (state === 'open') { this.closeHint(); return; }
+    if (state === 'pending' || !hintable(this.view) || this.s.auto) return;
+    if (!this.conn.send({ type: 'hint' })) { toast(t('not_connected'), 'error'); return; }
+    this.ui.hintAsked = this.s.version;
+    this.render();
+  }
+
+  closeHint() {
+    this.ui.hintAsked = null;
+    if (this.s.closeHint()) this.render();
+  }
+
+  /** A plain discard picked in the hint panel: raise its tile (the tile just drawn if it is
+   * that one), as a selection by keyboard does; Enter or a click then discards it. */
+  hintPick(action) {
+    const { codes, drawn } = handLayout(this.view);
+    const all = drawn ? [...codes, drawn] : codes;
+    const i = drawn === action[2] ? all.length - 1 : all.indexOf(action[2]);
+    if (i < 0) return;
+    this.ui.selected = i;
+    this.render();
+    this.root.querySelector('.hand .tile.selected')?.focus();
+  }
+
   toggleDeclare() {
     this.ui.declareMode = !this.ui.declareMode;
     this.ui.selected = null;
@@ -261,6 +300,7 @@ export class Game {
     else if (lower === 'k' && g.kong.length) this.act(g.kong[0]);
     else if (lower === 'l' && g.declare) this.toggleDeclare();
     else if (key === ' ' && g.pass) this.act(g.pass);
+    else if (lower === 't' && (hintable(this.view) || this.s.hint)) this.toggleHint();
     else if (lower === 'd' && drawn && (g.discards.has(drawn) || this.ui.declareMode)) this.tileClicked(all.length - 1, drawn);
     else if (/^[0-9]$/.test(key) && all.length) {
       const i = key === '0' ? 9 : Number(key) - 1;
@@ -275,6 +315,8 @@ export class Game {
       this.pointerType = 'keyboard';
       this.tileClicked(this.ui.selected, code);
       this.pointerType = saved;
+    } else if (key === 'Escape' && this.s.hint) {
+      this.closeHint();  // the hint first; a second Escape cancels a selection
     } else if (key === 'Escape') {
       this.ui.declareMode = false;
       this.ui.selected = null;
@@ -456,7 +498,12 @@ export class Game {
       view: this.view, seat: this.seat, players: this.s.players, totals: this.s.totals,
       rules: this.s.rules, selected: this.ui.selected, declareMode: this.ui.declareMode,
       busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: this.s.lastDiscard(),
+      hintable: hintable(this.view) && !this.s.auto, hintState: this.hintState(), hint: this.s.hint,
     };
+    // the board is drawn anew: keep the focus on the hint's controls (keyboard use), and move
+    // it into the panel when the answer asked from the button comes
+    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
+    const hadPanel = Boolean(this.root.querySelector('.hint-panel'));
     let wrap = this.root.querySelector(':scope > .table-screen');
     if (!wrap) {
       wrap = el('div', 'screen table-screen');
@@ -467,7 +514,17 @@ export class Game {
       act: (a) => this.act(a),
       tile: (i, code) => this.tileClicked(i, code),
       toggleDeclare: () => this.toggleDeclare(),
+      hint: () => this.toggleHint(),
+      closeHint: () => this.closeHint(),
+      hintPick: (a) => this.hintPick(a),
     });
+    if (focusKey) {
+      const panel = wrap.querySelector('.hint-panel');
+      const again = wrap.querySelector(`[data-focus-key="${focusKey}"]`);
+      if (focusKey === 'hint' && panel && !hadPanel) panel.focus();
+      else if (again) again.focus();
+      else if (focusKey.startsWith('hint')) wrap.querySelector('[data-focus-key="hint"]')?.focus();
+    }
     if (this.s.auto) {
       const banner = el('div', 'auto-banner');
       banner.appendChild(el('span', null, t('auto_banner')));

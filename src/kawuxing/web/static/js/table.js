@@ -6,6 +6,7 @@
 // (view.unseen) come with it; nothing here re-derives a rule.
 
 import { el } from './dom.js';
+import { hintLines } from './hint.js';
 import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
 import { parseTiles } from './notation.js';
@@ -13,7 +14,7 @@ import { parseTiles } from './notation.js';
 export const KEYS_HELP = [
   ['1-9 0', 'key_select'], ['← →', 'key_move'], ['Enter', 'key_discard'], ['D', 'key_drawn'],
   ['H', 'act_win'], ['P', 'act_pung'], ['K', 'act_kong'], ['L', 'act_declare'], ['Space', 'act_pass'],
-  ['Esc', 'key_cancel'], ['?', 'key_help'],
+  ['T', 'act_hint'], ['Esc', 'key_cancel'], ['?', 'key_help'],
 ];
 
 /** Position of ``seat`` as seen from ``me``: 'me', 'right' (下家), 'left' (上家). */
@@ -336,8 +337,78 @@ function actionsEl(model, handlers) {
   if (!g.win && !g.pung && !g.kong.length && !g.pass && !g.piao.length && g.discards.size) {
     bar.appendChild(el('span', 'prompt', model.declareMode ? t('prompt_declare') : t('prompt_discard')));
   }
+  if (model.hintable) bar.appendChild(hintButton(model, handlers));
   if (disabled) bar.querySelectorAll('button').forEach((b) => { b.disabled = true; });
   return bar;
+}
+
+/** The 提示 button: asks the server for the expert's ranking (model.hintState: null, 'pending',
+ * 'open'); a second press closes the panel. */
+function hintButton(model, handlers) {
+  const pending = model.hintState === 'pending';
+  const b = actionButton(pending ? t('hint_pending') : t('act_hint'), 'T', 'hint', () => handlers.hint());
+  b.dataset.focusKey = 'hint';
+  b.setAttribute('aria-label', t('hint_aria'));
+  b.setAttribute('aria-expanded', String(model.hintState === 'open'));
+  b.setAttribute('aria-controls', 'hint-panel');
+  if (pending) { b.classList.add('pending'); b.setAttribute('aria-busy', 'true'); }
+  if (model.hintState === 'open') b.classList.add('on');
+  return b;
+}
+
+/** The hint answer (model.hint, of the view shown): the best HINT_SHOWN choices, each the action
+ * in words with its tile, its expected value in base units and its reasons. A plain discard can
+ * be picked: that raises its tile (Enter or a click then discards it, as a selection does). */
+function hintPanel(model, handlers) {
+  const { view } = model;
+  const panel = el('section', 'hint-panel');
+  panel.id = 'hint-panel';
+  panel.tabIndex = -1;
+  panel.dataset.focusKey = 'hint-panel';
+  panel.setAttribute('aria-label', t('hint_title'));
+  const head = el('div', 'hint-head');
+  head.appendChild(el('span', 'title', t('hint_title')));
+  head.appendChild(el('span', 'of', t('hint_of', { n: model.hint.choices.length })));
+  const close = el('button', 'hint-close', '×');
+  close.type = 'button';
+  close.dataset.focusKey = 'hint-close';
+  close.setAttribute('aria-label', t('hint_close'));
+  close.title = t('hint_close');
+  close.addEventListener('click', () => handlers.closeHint());
+  head.appendChild(close);
+  panel.appendChild(head);
+  const list = el('ol', 'hint-list');
+  for (const line of hintLines(model.hint, { phase: view.phase })) {
+    const li = el('li', 'hint-choice');
+    li.dataset.rank = line.rank;
+    li.dataset.verb = line.action[1];
+    if (line.tile) li.dataset.tile = line.tile;
+    const pickable = line.action[1] === 'discard' && line.action[3] !== 'declare' && !model.busy;
+    const what = el(pickable ? 'button' : 'span', 'what');
+    if (pickable) {
+      what.type = 'button';
+      what.dataset.focusKey = `hint-${line.rank}`;
+      what.title = t('hint_pick_title');
+      what.addEventListener('click', () => handlers.hintPick(line.action));
+    }
+    what.appendChild(el('span', 'rank', `${line.rank}`));
+    if (line.tile) what.appendChild(tileEl(line.tile, { lang: lang(), cls: 'mini' }));
+    what.appendChild(el('span', 'words', line.words));
+    const row = el('div', 'hint-line');
+    row.appendChild(what);
+    const ev = el('span', 'ev' + (line.ev > 0.005 ? ' plus' : line.ev < -0.005 ? ' minus' : ''), line.evText);
+    ev.title = t('hint_ev_title');
+    row.appendChild(ev);
+    li.appendChild(row);
+    if (line.reasons.length) {
+      const why = el('div', 'reasons');
+      for (const r of line.reasons) why.appendChild(el('span', 'reason', r));
+      li.appendChild(why);
+    }
+    list.appendChild(li);
+  }
+  panel.appendChild(list);
+  return panel;
 }
 
 function declarePanel(model, handlers) {
@@ -415,6 +486,10 @@ function meEl(model, handlers) {
   row.appendChild(hand);
   box.appendChild(row);
   box.appendChild(actionsEl(model, handlers));
+  if (model.hint && !model.readOnly) {
+    box.classList.add('with-hint');
+    box.appendChild(hintPanel(model, handlers));
+  }
   if (model.callouts && model.callouts[seat]) box.appendChild(el('div', 'callout', model.callouts[seat]));
   return box;
 }
@@ -422,8 +497,9 @@ function meEl(model, handlers) {
 /**
  * Draw the table into ``root``. model: {view, seat, players, totals (the match standing sent
  * with the view, or null: the hand's deltas), rules, readOnly, revealAll, selected,
- * declareMode, busy, lastDiscard, callouts}. handlers:
- * {act(action), tile(index, code, event), toggleDeclare()}.
+ * declareMode, busy, lastDiscard, callouts, hintable (show the 提示 button), hintState (null,
+ * 'pending', 'open'), hint (the `hint` answer of this view, or null)}. handlers:
+ * {act(action), tile(index, code, event), toggleDeclare(), hint(), closeHint(), hintPick(action)}.
  */
 export function renderTable(root, model, handlers) {
   const { view } = model;
