@@ -39,7 +39,8 @@ class Choice:
     action: Action
     ev: float
     reasons: tuple[tuple[str, dict], ...] = field(default=())
-    priority: float | None = field(default=None, compare=False)  # sort key, if not ``ev``
+    bonus: float = field(default=0.0, compare=False)  # added to ``ev`` for the ranking only
+    behind: int = field(default=0, compare=False)  # steps slower than the fastest discard
 
     def text(self) -> str:
         """The reasons in plain English, e.g. ``"ready on 5p (3 live, ×2/×2); danger 12%"``."""
@@ -82,7 +83,7 @@ def rank_actions(obs: Observation, legal: list[Action], after_kong: bool = False
     brain = _Brain(obs, after_kong, explain, params)
     choices = brain.rank(legal)
     order = {a: i for i, a in enumerate(legal)}
-    choices.sort(key=lambda c: (-_rank_value(c), order[c.action]))
+    choices.sort(key=lambda c: (*(-v for v in _rank_value(c)), order[c.action]))
     return choices
 
 
@@ -91,12 +92,13 @@ def _danger_of(choice: Choice) -> float:
     return next((p["chance"] for code, p in choice.reasons if code == "danger"), 0.0)
 
 
-def _rank_value(choice: Choice) -> float:
-    """The sort key: a win now counts double and one more (a win in hand against the
-    model's estimate of waiting, under 漏胡 R7.5), everything else its ``ev``."""
+def _rank_value(choice: Choice) -> tuple[int, float]:
+    """The sort key, highest first: a discard that is ``behind`` the pace ranks below the
+    others (:meth:`_Brain._keep_pace`), then ``ev + bonus``; a win now counts double and one
+    more (a win in hand against the model's estimate of waiting, under 漏胡 R7.5)."""
     if choice.action.verb == WIN:
-        return 2 * choice.ev + 1
-    return choice.ev if choice.priority is None else choice.priority
+        return 0, 2 * choice.ev + 1
+    return -choice.behind, choice.ev + choice.bonus
 
 
 class _Brain:
@@ -136,10 +138,9 @@ class _Brain:
                     good.append(c)
         if not good:
             return choices
-        floor = min(c.ev for c in good) - 1e-6
-        return [Choice(c.action, c.ev, c.reasons, floor - 0.01)
-                if c.action.verb == DISCARD and steps.get(c.action.tile, 0) > 0 and c.ev > floor
-                else c for c in choices]
+        return [Choice(c.action, c.ev, c.reasons, c.bonus, 1)
+                if c.action.verb == DISCARD and steps.get(c.action.tile, 0) > 0 else c
+                for c in choices]
 
     def _keep_pace(self, choices: list[Choice]) -> list[Choice]:
         """Speed first far from ready: a plain discard that leaves the hand farther from ready
@@ -165,12 +166,11 @@ class _Brain:
                  and steps[c.action.tile] == fastest]
         if all(_danger_of(c) >= 0.2 for c in quick):
             return choices
-        floor = min(c.ev for c in quick) - 1e-6
         out = []
         for c in choices:
             a = c.action
-            if a.verb == DISCARD and not a.declare and steps[a.tile] > fastest and c.ev > floor:
-                c = Choice(a, c.ev, c.reasons, floor - 0.01 * (steps[a.tile] - fastest))
+            if a.verb == DISCARD and not a.declare and steps[a.tile] > fastest:
+                c = Choice(a, c.ev, c.reasons, c.bonus, steps[a.tile] - fastest)
             out.append(c)
         return out
 
@@ -216,7 +216,7 @@ class _Brain:
         else:
             value = self.valuer.hand(counts, draws)
         ev = (1 - danger.chance) * value - danger.cost + 0.001 * len(a.hidden)
-        priority = ev + t.params.declare_bonus if a.declare and not danger.certain else None
+        bonus = t.params.declare_bonus if a.declare and not danger.certain else 0.0
         reasons = []
         if self.explain or forced:
             reasons = self._hand_reasons(counts, a.declare or self.declared)
@@ -228,7 +228,7 @@ class _Brain:
         if danger.chance > 0.005:
             reasons.append(("danger", {"chance": round(danger.chance, 3),
                                        "cost": round(danger.cost, 3)}))
-        return Choice(a, ev, tuple(reasons), priority)
+        return Choice(a, ev, tuple(reasons), bonus)
 
     def _kong(self, a: Action, counts: list[int], taken: int, kind: str, money: float,
               danger: Danger) -> Choice:
@@ -306,7 +306,7 @@ class _Brain:
             reasons = self._hand_reasons(counts, False, melds)
             counts[k] += 1
         nearer = fastest < shanten(list(obs.concealed), len(self.melds))
-        return Choice(a, ev, tuple(reasons), ev + t.params.pung_bonus if nearer else None)
+        return Choice(a, ev, tuple(reasons), t.params.pung_bonus if nearer else 0.0)
 
     # --- helpers --------------------------------------------------------------------------
     def _multiplier(self, counts: list[int], tile: int, win_by: str, last: bool) -> int:
