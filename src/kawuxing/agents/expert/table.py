@@ -47,8 +47,8 @@ class Params:
     declared_pressure: float = 0.7
     ready_live: int = 0
     pair_wait_live: float = 0.6
-    declare_bonus: float = 0.4
-    pung_bonus: float = 0.4
+    declare_bonus: float = 0.8
+    pung_bonus: float = 0.8
 
 
 DEFAULT_PARAMS = Params()
