@@ -44,10 +44,14 @@ def flush_suit(obs: Observation, seat: int) -> int | None:
     return None
 
 
-def risk(obs: Observation, kind: int, opponents: list[int]) -> float:
+def risk(obs: Observation, kind: int, opponents: list[int],
+         flushes: dict[int, int | None] | None = None) -> float:
     """Rough danger of discarding ``kind`` into the concealed ``opponents`` (module doc):
     per opponent (unseen copies / 3) × the kind's factors, + :data:`FOURTH_OF_PUNG` for the
-    fourth tile of its exposed pung."""
+    fourth tile of its exposed pung. ``flushes``: each opponent's :func:`flush_suit`, if
+    already known."""
+    if flushes is None:
+        flushes = {seat: flush_suit(obs, seat) for seat in opponents}
     left = unseen(obs.visible, kind)
     total = 0.0
     for seat in opponents:
@@ -60,7 +64,7 @@ def risk(obs: Observation, kind: int, opponents: list[int]) -> float:
                 r *= KAWUXING
             elif 3 <= rank <= 7:
                 r *= MIDDLE
-            if flush_suit(obs, seat) == kind // 9:
+            if flushes[seat] == kind // 9:
                 r *= FLUSH
         if kind in obs.discards[seat]:
             r *= OWN_DISCARD
@@ -83,8 +87,9 @@ def danger(obs: Observation, kinds: list[int], fold: float) -> dict[int, float]:
                     out[w] = out.get(w, 0.0) + DECLARED_WAIT
     hidden = [s for s in range(3) if s != obs.seat and not obs.declared[s]]
     if fold > 0 and hidden:
+        flushes = {seat: flush_suit(obs, seat) for seat in hidden}
         for kind in kinds:
-            r = risk(obs, kind, hidden)
+            r = risk(obs, kind, hidden, flushes)
             if r:
                 out[kind] = out.get(kind, 0.0) + fold * RISK_SCALE * r
     return out
