@@ -163,7 +163,10 @@ def test_a_timer_move_that_cannot_be_stored_is_played_again(tmp_path):
 
 class Collected(logging.Handler):
     """Every log record of the server (its own loggers and uvicorn's, which do not
-    propagate to the root logger)."""
+    propagate to the root logger). :meth:`attach` once the server is made: uvicorn sets its
+    loggers' handlers anew when its config is made."""
+
+    NAMES = ("", "uvicorn", "uvicorn.error", "kawuxing")
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
@@ -171,6 +174,15 @@ class Collected(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+
+    def attach(self) -> None:
+        for name in self.NAMES:
+            if self not in logging.getLogger(name).handlers:
+                logging.getLogger(name).addHandler(self)
+
+    def detach(self) -> None:
+        for name in self.NAMES:
+            logging.getLogger(name).removeHandler(self)
 
     def tracebacks(self) -> list[str]:
         return [self.format(r) for r in self.records
@@ -180,12 +192,8 @@ class Collected(logging.Handler):
 @pytest.fixture
 def server_log():
     handler = Collected()
-    loggers = [logging.getLogger(name) for name in ("", "uvicorn", "uvicorn.error", "kawuxing")]
-    for logger in loggers:
-        logger.addHandler(handler)
     yield handler
-    for logger in loggers:
-        logger.removeHandler(handler)
+    handler.detach()
 
 
 def raw_post(url: str, data: bytes, headers: dict | None = None) -> tuple[int, dict, dict]:
@@ -224,6 +232,7 @@ def test_bodies_over_64_kib_are_413_before_parsing_and_bad_json_is_coded(tmp_pat
     chunked once 64 KiB have arrived; JSON 1,000 deep, NaN, a number of 4,300 digits and
     bad UTF-8 are coded 4xx errors; none of it writes a traceback to the log."""
     with ServerThread(make_config(tmp_path)) as srv:
+        server_log.attach()
         url = f"{srv.url}/api/rooms"
         # a declared 10 MB body: answered at once, after 1 KiB of it was sent
         status, body = raw_http(srv.port, b"Content-Length: 10000000\r\n", b"{" + b" " * 1023)
@@ -256,8 +265,13 @@ def test_bodies_over_64_kib_are_413_before_parsing_and_bad_json_is_coded(tmp_pat
 def test_hostile_frames_get_a_coded_error_and_the_socket_stays_usable(tmp_path, server_log):
     """JSON 1,000 deep (under 4 KiB), NaN and Infinity, a lone surrogate, 4,300 digits:
     each frame gets an ``error`` with a code and the socket goes on (a ping is answered);
-    a deep hello gets a coded error too. ``pong`` never carries NaN. No traceback."""
+    a deep hello gets a coded error too. ``pong`` never carries NaN. A text frame that is not
+    UTF-8 breaks the WebSocket protocol: closed with 1007, logged in one line. No
+    traceback."""
+    from websockets.exceptions import ConnectionClosed
+
     with ServerThread(make_config(tmp_path)) as srv:
+        server_log.attach()
         room = create(srv, seats=["human", "random", "random"], nickname="ann", hands=1)
         bad_hello = Player(srv.ws, room["code"], room["token"])
         bad_hello.send("[" * 1000 + "]" * 1000)
@@ -282,8 +296,16 @@ def test_hostile_frames_get_a_coded_error_and_the_socket_stays_usable(tmp_path, 
             assert player.recv_type("pong")["t"] == 7  # still usable
         player.send({"type": "ping", "t": 2.5})
         assert player.recv_type("pong")["t"] == 2.5
-        player.close()
+        player.ws.send(b'{"type": "ping", "t": "\xff\xfe"}', text=True)  # not UTF-8
+        with pytest.raises(ConnectionClosed) as closed:
+            player.recv(timeout=5)
+        assert closed.value.rcvd.code == 1007
+        again = Player(srv.ws, room["code"], room["token"])
+        assert again.hello()["seat"] == 0
+        again.close()
     assert server_log.tracebacks() == []
+    assert any("UTF-8" in r.getMessage() and r.levelno == logging.WARNING
+               for r in server_log.records)
 
 
 # --- 3. one error shape -------------------------------------------------------------------------

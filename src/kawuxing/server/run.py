@@ -11,18 +11,35 @@ from .app import create_app
 from .config import ServerConfig
 
 
+class ClientNoise(logging.Filter):
+    """On ``uvicorn.error``: a record about what a client sent (uvicorn logs a text frame that
+    is not UTF-8 with its traceback before closing the socket, 1007) becomes one warning
+    line — nothing a client sends writes a traceback to the log (issue 13)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and "received from client" in str(record.msg):
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def uvicorn_config(config: ServerConfig, host: str, port: int, log_level: str = "info",
                    clock=None, app: FastAPI | None = None) -> uvicorn.Config:
     """A uvicorn config for ``app`` (default: :func:`create_app` of ``config`` and ``clock``,
     the server without the browser client): frame size limit ``config.ws_max_size`` (bigger
     frames close the socket with 1009), pings every 20 s, a bounded graceful shutdown (SIGTERM
-    and SIGINT: stop accepting, close sockets with 1012, finish writes)."""
+    and SIGINT: stop accepting, close sockets with 1012, finish writes); uvicorn's own log
+    of a client's bad frame kept to one line (:class:`ClientNoise`)."""
     if app is None:
         app = create_app(config, clock)
-    return uvicorn.Config(app, host=host, port=port,
+    made = uvicorn.Config(app, host=host, port=port,
                           ws_max_size=config.ws_max_size, ws_ping_interval=20.0,
                           ws_ping_timeout=20.0, timeout_graceful_shutdown=config.graceful_seconds,
                           log_level=log_level, lifespan="on", access_log=False)
+    errors = logging.getLogger("uvicorn.error")  # configured by uvicorn.Config just now
+    if not any(isinstance(f, ClientNoise) for f in errors.filters):
+        errors.addFilter(ClientNoise())
+    return made
 
 
 def serve_forever(config: ServerConfig, host: str, port: int, log_level: str = "info",
