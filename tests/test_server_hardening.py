@@ -660,6 +660,9 @@ def test_full_gc_passes_run_on_a_timer_and_thresholds_come_back(tmp_path):
     saved = gc.get_threshold()
     with ServerThread(make_config(tmp_path, gc_interval=600)):
         assert gc.get_threshold() == (saved[0], saved[1], 10**9)
+        with ServerThread(make_config(tmp_path, "second.db", gc_interval=600)):
+            assert gc.get_threshold() == (saved[0], saved[1], 10**9)
+        assert gc.get_threshold() == (saved[0], saved[1], 10**9)  # the first still runs
     assert gc.get_threshold() == saved
     with ServerThread(make_config(tmp_path, "nogc.db", gc_interval=0)):
         assert gc.get_threshold() == saved

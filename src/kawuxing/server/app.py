@@ -95,13 +95,19 @@ class _Collector:
     automatically: with hundreds of rooms one pass takes 100 ms and more, every few
     seconds under load (issue 13: a p99 of 100 ms at 300 rooms). The young generations are
     still collected as usual; garbage in cycles waits for the next timed pass. ``interval``
-    0: Python's own thresholds are left alone. :meth:`stop` puts them back."""
+    0: Python's own thresholds are left alone. :meth:`stop` puts them back (once every
+    server of the process has stopped)."""
+
+    running = 0  # collectors in this process (servers in threads, tests)
+    saved: tuple[int, ...] = ()  # the thresholds before the first
 
     def __init__(self, interval: float) -> None:
-        self.saved = gc.get_threshold()
         self.task: asyncio.Task | None = None
         if interval > 0:
-            young, middle, _ = self.saved
+            if _Collector.running == 0:
+                _Collector.saved = gc.get_threshold()
+            _Collector.running += 1
+            young, middle, _ = _Collector.saved
             gc.set_threshold(young, middle, 10**9)  # no automatic full pass
             self.task = asyncio.get_running_loop().create_task(self._run(interval),
                                                                name="kawuxing-gc")
@@ -115,9 +121,13 @@ class _Collector:
                      1000 * (time.perf_counter() - started))
 
     def stop(self) -> None:
+        """Stop; the last collector of the process puts the thresholds back."""
         if self.task is not None:
             self.task.cancel()
-            gc.set_threshold(*self.saved)
+            self.task = None
+            _Collector.running -= 1
+            if _Collector.running == 0:
+                gc.set_threshold(*_Collector.saved)
 
 
 def coded_response(status: int, detail: dict, headers: dict | None = None) -> Response:
