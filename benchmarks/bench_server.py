@@ -190,7 +190,8 @@ async def run(args) -> dict:
         wal = Path(f"{db.split(':///', 1)[-1]}-wal") if db.startswith("sqlite") else None
         wal_mb = wal.stat().st_size / 2**20 if wal is not None and wal.exists() else None
         with urllib.request.urlopen(f"{base}/api/health", timeout=10) as response:
-            writer = json.loads(response.read())["writer"]
+            health = json.loads(response.read())
+        writer, loop_lag = health["writer"], health.get("loop")
         stop.set()
         done, _ = await asyncio.wait(tasks, timeout=10)
         failed = [t for t in done if t.exception() is not None]
@@ -224,7 +225,7 @@ async def run(args) -> dict:
             "server_rss_mb": round(rss, 1), "messages_received": stats.messages,
             "wal_mb": None if wal_mb is None else round(wal_mb, 2),
             "claim_window_s": args.claim_window,
-            "db_writer": writer,
+            "db_writer": writer, "loop_lag": loop_lag,
             "cores": os.cpu_count()}
 
 
@@ -256,6 +257,7 @@ def main() -> None:
           f"{result['server_cpu_percent']}%  clients CPU {result['clients_cpu_percent']}%  "
           f"server RSS {result['server_rss_mb']} MB  WAL {result['wal_mb']} MB")
     print(f"database writer (last 1000 commits): {result['db_writer']}")
+    print(f"event loop lag (last minute): {result['loop_lag']}")
     print(json.dumps(result))
 
 

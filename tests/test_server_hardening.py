@@ -690,3 +690,14 @@ def test_all_bot_matches_are_capped_per_ip(tmp_path):
             await manager.shutdown()
             await store.close()
     asyncio.run(main())
+
+
+def test_health_reports_the_event_loop_lag(tmp_path):
+    """``/api/health`` has ``loop``: how late the event loop woke over the last minute."""
+    import time as _time
+
+    with ServerThread(make_config(tmp_path)) as srv:
+        _time.sleep(0.35)  # a few samples (one per 0.1 s)
+        loop = http("GET", f"{srv.url}/api/health")[1]["loop"]
+        assert loop["samples"] >= 1
+        assert 0 <= loop["lag_ms_p50"] <= loop["lag_ms_p99"] <= loop["lag_ms_max"]

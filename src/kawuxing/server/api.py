@@ -109,11 +109,13 @@ async def _call(room, fn, *args):
 
 @router.get("/api/health")
 async def health(request: Request) -> dict:
-    """``{"ok": true, "rooms": N, "db": "sqlite"|"postgresql", "writer": {...}}``: the
-    writer's recent commit times (ms) and writes per commit."""
+    """``{"ok": true, "rooms": N, "db": "sqlite"|"postgresql", "writer": {...}, "loop":
+    {...}}``: the writer's recent commit times (ms) and writes per commit, and how late the
+    event loop ran over the last minute (``lag_ms_p50``/``p99``/``max``). Never rate
+    limited."""
     manager = _manager(request)
     return {"ok": True, "rooms": len(manager.rooms), "db": manager.store.dialect,
-            "writer": manager.store.writer.health()}
+            "writer": manager.store.writer.health(), "loop": request.app.state.lag.health()}
 
 
 @router.get("/api/rules")

@@ -27,6 +27,7 @@ from .config import ServerConfig
 from .db import Store
 from .errors import RoomError, status_code_name
 from .guard import BodyLimit, SecurityHeaders
+from .looplag import LoopLag
 from .manager import RoomManager
 from .ratelimit import IpBuckets, SocketCount
 from .ws import websocket_endpoint
@@ -39,8 +40,9 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
     """The app for ``config`` (``config.db_url`` must be an async SQLAlchemy URL; see
     :func:`kawuxing.server.config.normalize_db_url`). ``clock``: rooms' timers (tests).
     ``app.state.manager`` is the :class:`RoomManager` and ``app.state.loop`` its event loop
-    once started; ``app.state.limits`` the per-IP buckets (``create``, ``join``, ``lookup``)
-    and ``app.state.sockets`` the open WebSockets per IP.
+    once started; ``app.state.limits`` the per-IP buckets (``create``, ``join``, ``lookup``),
+    ``app.state.sockets`` the open WebSockets per IP, ``app.state.lag`` the event loop's lag
+    (:class:`~kawuxing.server.looplag.LoopLag`).
 
     Every HTTP error is ``{"detail": {"code", "message"}}`` (422s add ``errors``: the
     fields, without echoing the input); request bodies over ``config.max_body_bytes`` are a
@@ -64,9 +66,11 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         collector = _Collector(config.gc_interval)
+        app.state.lag.start()
         try:
             yield
         finally:
+            app.state.lag.stop()
             collector.stop()
             await manager.shutdown()
             await store.close()
@@ -80,6 +84,7 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
                         "join": IpBuckets(config.join_rate, config.join_burst),
                         "lookup": IpBuckets(config.lookup_rate, config.lookup_burst)}
     app.state.sockets = SocketCount(config.max_sockets_per_ip)
+    app.state.lag = LoopLag()
     app.include_router(router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
     app.add_exception_handler(RequestValidationError, _validation_error)
