@@ -46,12 +46,13 @@ ARTIFACTS = ROOT / "artifacts"
 DOCS = ROOT / "docs"
 
 # Seat 0 (the player, dealer) holds 46p 123p 789p 11p 234p: ready on 5p (卡五星) 6p 9p, all 筒
-# (清一色). Seat 1 (a heuristic:2 bot) draws 3p, discards 7z and declares 亮倒 waiting 1p/4p.
+# (清一色). Seat 1 (a heuristic:2 bot) draws 8p, discards 7z and declares 亮倒 waiting 6p/9p
+# (six copies live: declaring pays even after the player's 亮倒).
 # Seat 2 (heuristic:1) holds nothing anybody can claim. The player draws 5z, 9s, then 5p:
 # 自摸 清一色 ×4 × 卡五星 ×2 = ×8 from each other player.
-DECLARE_HANDS = ["46p 123p 789p 11p 234p", "123s 456s 789s 66z 2p 7z",
+DECLARE_HANDS = ["46p 123p 789p 11p 234p", "123s 456s 789s 66z 7p 7z",
                  "2s 3s 5s 8s 1s 7s 3s 7p 4s 5z 6z 7z 8p"]
-DECLARE_WALL = build_wall(DECLARE_HANDS, "5z 3p 4s 9s 8s 6s 5p")
+DECLARE_WALL = build_wall(DECLARE_HANDS, "5z 8p 4s 9s 8s 6s 5p")
 
 
 def shot(page, name: str, docs_name: str | None = None, full_page: bool = False) -> None:
@@ -323,7 +324,7 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     declared = page.locator('.seat.opp[data-seat="1"].is-declared')
     declared.wait_for()
     waits = declared.locator(".waits .tile").evaluate_all("els => els.map((e) => e.dataset.code)")
-    assert waits == ["1p", "4p"]
+    assert waits == ["6p", "9p"]
     assert declared.locator(".revealed .tile:not(.back)").count() == 13
     assert declared.locator(".head .badge.declared").count() == 1
     # my turn again (9s), then the win on 5p: take the table screenshot before winning
