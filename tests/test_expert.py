@@ -8,13 +8,12 @@ import json
 
 import pytest
 from test_agents import TWIN_SEAT, TWINS, twin_hand
-from typer.testing import CliRunner
+from test_hints import run  # noqa: F401  (the kawuxing hint runner fixture)
 
 from kawuxing.agents import make_agent
 from kawuxing.agents.expert import ExpertAgent, rank_actions
 from kawuxing.agents.expert.danger import discard_danger
 from kawuxing.agents.expert.table import Table
-from kawuxing.cli import app
 from kawuxing.engine import CLAIM, DISCARD, PASS, ROB, Action
 from kawuxing.engine.legal import position_actions
 from kawuxing.engine.observation import Observation, observe, position_observation
@@ -189,15 +188,6 @@ def test_expert_plays_legal_and_the_same_for_a_seed():
 # --------------------------------------------------------------------------------------------
 # kawuxing hint
 # --------------------------------------------------------------------------------------------
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args: str):
-        return runner.invoke(app, ["hint", *args], env={"COLUMNS": "200", "NO_COLOR": "1"})
-    return invoke
-
 
 def test_cli_hint_ranks_by_expected_value(run):
     """14 tiles: every choice with the expert's expected base units, best first; the 亮倒 of
