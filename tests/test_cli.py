@@ -260,3 +260,23 @@ def test_shared_hand_cases_pass():
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert " 0 failed" in proc.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["arena", "--bots", "expert,heuristic:3", "--deals", "abc"],
+     "Invalid value for '--deals'"),
+    (["hint", "123p", "--wall", "abc"], "Invalid value for '--wall'"),
+    (["hint", "123p", "--bogus"], "No such option: --bogus"),
+    (["hint"], "Missing argument 'hand'"),
+    (["nope"], "No such command 'nope'"),
+])
+def test_usage_errors_are_one_line_exit_2(run, args, message):
+    """A usage error (a value of the wrong type, an unknown option or command, a missing
+    argument) is one ``error:`` line naming it and the help to read, exit 2, like every other
+    bad input (the command group OneLineErrors)."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+    assert lines[0].endswith("--help)")

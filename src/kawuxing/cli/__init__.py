@@ -20,8 +20,9 @@ from __future__ import annotations
 import typer
 
 from . import arena, bots, conformance, records, scoring, serve, verify
+from .common import OneLineErrors
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
                   help="卡五星 (Ka Wu Xing), the three-player mahjong of Hubei.")
 
 app.command()(scoring.score)

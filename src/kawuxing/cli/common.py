@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from ..rules import RuleSet, parse_option
 
@@ -19,6 +21,32 @@ def fail(message: str) -> None:
     """One line on stderr (never wrapped, markup in the message shown as is), exit status 2."""
     err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
+
+
+class OneLineErrors(TyperGroup):
+    """The ``kawuxing`` command group: a usage error (an unknown option, a missing argument, a
+    value of the wrong type) is one ``error:`` line naming it and exit status 2, like every
+    other bad input, instead of click's usage box."""
+
+    def main(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except typer.TyperException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError" or not hasattr(exc, "format_message"):
+                exc.show()  # ``kawuxing`` alone: the help
+                sys.exit(getattr(exc, "exit_code", 2))
+            ctx = getattr(exc, "ctx", None)
+            where = (f" (kawuxing {ctx.info_name} --help)" if ctx is not None
+                     and ctx.parent is not None else " (kawuxing --help)")
+            message = " ".join(exc.format_message().split())
+            err.print(f"[bold red]error:[/] {escape(message)}{escape(where)}", highlight=False,
+                      soft_wrap=True)
+            sys.exit(2)
+        except typer.Abort:
+            err.print("[bold red]error:[/] aborted", highlight=False)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 def rules_from(preset: str, options: list[str] | None) -> RuleSet:
