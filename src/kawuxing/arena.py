@@ -57,7 +57,7 @@ def check_arena_bots(bots: list[str]) -> list[str]:
     bot. Raises ``ValueError`` for an unknown name or level, too few or too many bots, or a
     bot named twice (nothing to compare).
     """
-    specs = [b.strip() for b in bots]
+    specs = [b.strip() for b in bots if b.strip()]
     if len(specs) < MIN_BOTS:
         raise ValueError(f"name {MIN_BOTS} or {MAX_BOTS} different bots to compare, "
                          f"got {len(specs)}")

@@ -200,6 +200,9 @@ def parse_client(text: str, max_bytes: int) -> BaseModel:
     if not isinstance(raw, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a 'type'")
     kind = raw.get("type")
+    if kind is None:
+        raise ProtocolError("unknown_type", "a message needs a 'type'; types: "
+                                            f"{', '.join(CLIENT_TYPES)}")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}; types: "
                                             f"{', '.join(CLIENT_TYPES)}")
