@@ -300,7 +300,7 @@ export const en = {
   hint_close: 'Close the hint (Esc)',
   hint_ev_title: 'Expected gain or loss from now to the end of the hand, in base units',
   hint_pick_title: 'Raise this tile (Enter or a click discards it)',
-  hint_of: '{n} choices in all',
+  hint_of: 'the best 3 of {n} choices',
   hint_ev: '{ev} base units',
   hint_act_discard: 'Discard {tile}',
   hint_win: 'win now: {money} base units',

@@ -304,7 +304,7 @@ export const zh = {
   hint_close: '关闭提示（Esc）',
   hint_ev_title: '从现在到本局结束预计的得失，单位：底分',
   hint_pick_title: '选中这张牌（再按 Enter 或点它打出）',
-  hint_of: '共 {n} 种选择',
+  hint_of: '前 3 种，共 {n} 种选择',
   hint_ev: '{ev} 底分',
   hint_act_discard: '打{tile}',
   hint_win: '现在就胡：{money} 底分',
