@@ -411,7 +411,7 @@ def test_hint_button_shows_the_ranked_choices_beside_the_action_keys(server, des
     lines = page.locator(".hint-panel .hint-choice")
     lines.first.wait_for()
     assert lines.count() == 3  # the best three of the legal actions
-    assert page.locator(".hint-panel .of").inner_text() == f"共 {len(state(page)['legal'])} 种选择"
+    assert page.locator(".hint-panel .of").inner_text() == f"前 3 种，共 {len(state(page)['legal'])} 种选择"
     evs = lines.locator(".ev").all_inner_texts()
     assert all(re.fullmatch(r"[+-]\d+\.\d\d 底分", v) for v in evs), evs
     # ready on 5p 6p 9p whichever way 白 goes: 亮倒 first, then the plain discard (brain.py)
