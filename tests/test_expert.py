@@ -219,3 +219,17 @@ def test_cli_hint_bad_input(run, args, message):
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+
+
+def test_piao_is_raised_with_a_good_deal_only():
+    """R11.1: 漂 adds piao(payer) + piao(winner) to every payment of a hand value, so it pays
+    to raise it with a hand more likely to win than to pay: the top choice at 1 from ready,
+    none at 5 from ready."""
+    rules = RULES.with_options(piao_choices=[0, 1, 2, 5])
+    legal = [Action(0, "piao", piao=p) for p in rules.piao_choices]
+    good = position_observation(rules, counts_of(parse_tiles("123p 456p 789p 11s 35s 7z")),
+                                [], [0] * 30, 43)
+    bad = position_observation(rules, counts_of(parse_tiles("1p 4p 7p 9p 1s 4s 7s 9s 5z 6z 7z 2p 5s")),
+                               [], [0] * 30, 43)
+    assert rank_actions(good, legal)[0].action.piao == 5
+    assert rank_actions(bad, legal)[0].action.piao == 0

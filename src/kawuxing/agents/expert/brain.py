@@ -179,7 +179,7 @@ class _Brain:
         """漂 is a side bet paid with every hand value: worth raising when my hand is more
         likely to win than to pay. Edge per unit: wins × 1.3 payers − others' wins × 0.8."""
         sh = shanten(list(self.obs.concealed), 0)
-        win = {0: 0.5, 1: 0.5, 2: 0.38, 3: 0.3}.get(sh, 0.22)
+        win = {0: 0.45, 1: 0.42, 2: 0.34, 3: 0.26}.get(sh, 0.2)
         edge = win * 1.3 - (0.7 - win) * 0.8
         return Choice(a, (a.piao or 0) * edge, (("piao", {"edge": round(edge, 3)}),))
 
