@@ -8,7 +8,7 @@ import json
 
 import pytest
 from test_agents import TWIN_SEAT, TWINS, twin_hand
-from test_hints import run  # noqa: F401  (the kawuxing hint runner fixture)
+from test_hints import run  # noqa: F401,F811  (the kawuxing hint runner fixture)
 
 from kawuxing.agents import make_agent
 from kawuxing.agents.expert import ExpertAgent, rank_actions

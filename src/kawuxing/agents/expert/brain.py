@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...engine.actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN,
-                               Action)
+from ...engine.actions import ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, WIN, Action
 from ...engine.observation import Observation
-from ...melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG
+from ...melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ...scoring import DISCARD as BY_DISCARD
 from ...scoring import ROBBING_KONG, SELF_DRAW, ScoringError, WinningHand, score_hand
 from ...shapes import shanten
@@ -232,7 +231,6 @@ class _Brain:
 
     def _kong(self, a: Action, counts: list[int], taken: int, kind: str, money: float,
               danger: Danger) -> Choice:
-        t = self.t
         if self.after_kong:
             money *= 2  # 杠上杠 (R6.5), at least the second of the chain
         counts[a.tile] -= taken
@@ -311,8 +309,6 @@ class _Brain:
     # --- helpers --------------------------------------------------------------------------
     def _multiplier(self, counts: list[int], tile: int, win_by: str, last: bool) -> int:
         """The capped multiplier of my win on ``tile`` (``counts`` without it)."""
-        from ...melds import Meld
-
         try:
             v = score_hand(WinningHand(tuple(tiles_of(counts)), tile, win_by,
                                        tuple(Meld(k, m) for k, m in self.melds),
