@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ...engine.actions import Action
+from ...engine.state import TURN
 from ...engine.observation import Observation
+from ...melds import MELD_PUNG
 from .brain import rank_actions
 from .table import DEFAULT_PARAMS, Params
 
@@ -30,8 +32,8 @@ class ExpertAgent:
         """The best action of ``legal`` (:func:`rank_actions`)."""
         if obs.wall_left > self._wall:  # a new hand
             self._kongs = 0
-        kongs = sum(1 for kind, _ in obs.melds[obs.seat] if kind != "pung")
-        after_kong = obs.phase == "turn" and obs.turn == obs.seat and kongs > self._kongs
+        kongs = sum(1 for kind, _ in obs.melds[obs.seat] if kind != MELD_PUNG)
+        after_kong = obs.phase == TURN and obs.turn == obs.seat and kongs > self._kongs
         self._kongs, self._wall = kongs, obs.wall_left
         if len(legal) == 1:
             return legal[0]

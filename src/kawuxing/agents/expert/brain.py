@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ...engine.actions import ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, WIN, Action
 from ...engine.observation import Observation
+from ...engine.state import CLAIM, ROB
 from ...melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ...scoring import DISCARD as BY_DISCARD
 from ...scoring import ROBBING_KONG, SELF_DRAW, ScoringError, WinningHand, score_hand
@@ -116,7 +117,7 @@ class _Brain:
         verbs = {a.verb for a in legal}
         if PIAO in verbs:
             return [self._piao(a) for a in legal]
-        if self.obs.phase in ("claim", "rob"):
+        if self.obs.phase in (CLAIM, ROB):
             return [self._answer(a) for a in legal]
         choices = [self._turn(a, len(legal)) for a in legal]
         return self._keep_pace(choices)

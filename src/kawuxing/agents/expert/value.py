@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...melds import Meld
+from ...melds import MELD_PUNG, Meld
 from ...rules import RuleSet
 from ...scoring import DISCARD, SELF_DRAW, WinningHand, score_hand
 from ...shapes import seven_pairs_shanten, shanten, standard_shanten, waits
@@ -195,7 +195,7 @@ class Valuer:
         t = self.t
         held = list(counts)
         for kind, tile in melds:
-            held[tile] += 4 if kind != "pung" else 3
+            held[tile] += 3 if kind == MELD_PUNG else 4
         n_melds = len(melds)
         hits: list[tuple[float, Race, Race]] = []
         for d in t.kinds:
@@ -235,7 +235,7 @@ class Valuer:
         n_melds = len(melds)
         held = list(counts)
         for kind, tile in melds:
-            held[tile] += 4 if kind != "pung" else 3
+            held[tile] += 3 if kind == MELD_PUNG else 4
         m = potential(counts, melds)
         best = self._route(draws, standard_shanten(counts, n_melds),
                            self._live_help(counts, held, lambda c: standard_shanten(c, n_melds)),
