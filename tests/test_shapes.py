@@ -496,3 +496,43 @@ def test_shanten_zero_means_ready_when_fifth_copies_count(counts):
     ready = any(ref_standard_win([c + (k == j) for j, c in enumerate(counts)]) for k in KINDS)
     assert (standard_shanten(counts, melds) == 0) == ready
     assert standard_shanten(counts, melds) >= 0
+
+
+# --- the precomputed tables (kawuxing.shapes_tables) against the search code they replace -----
+
+def test_tables_agree_with_search_on_every_suit_and_dragon_key():
+    """Exhaustive: every suit of 0-4 copies a rank and at most 14 tiles (405,350 keys, each put
+    in one of 万/筒/条 in turn), and every dragon component (125 keys), alone in the hand:
+    table shanten = search shanten for 0-4 melds, table waits = reference waits (≤ 13 tiles)."""
+    from itertools import product
+
+    from kawuxing.shapes import standard_shanten_reference, waits_reference
+
+    checked = 0
+    for size, bases in ((9, (0, 9, 18)), (3, (27,))):
+        for n, digits in enumerate(product(range(5), repeat=size)):
+            total = sum(digits)
+            if total > 14:
+                continue
+            base = bases[n % len(bases)]
+            counts = [0] * N
+            counts[base:base + size] = digits
+            for melds in range(5):
+                assert standard_shanten(counts, melds) == standard_shanten_reference(counts, melds)
+            if total <= 13:
+                assert waits(counts) == waits_reference(counts)
+            checked += 1
+    assert checked == 405_350 + 125
+
+
+def test_table_fallbacks_for_counts_outside_the_tables():
+    """A count of 5 or a 15-tile suit is outside the tables: the search answers instead."""
+    from kawuxing.shapes import standard_shanten_reference, waits_reference
+
+    five = [0] * N
+    five[0], five[1], five[2] = 5, 1, 1  # 11111m 23m: not a real hand
+    assert waits(five) == waits_reference(five)
+    fifteen = C("111222333444555m")
+    assert standard_shanten(fifteen, 0) == standard_shanten_reference(fifteen, 0) == -1
+    assert standard_shanten(C("55m"), 4) == -1  # four melds + the pair: complete
+    assert standard_shanten(C("5m"), 4) == 0    # four melds + a single: ready

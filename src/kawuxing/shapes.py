@@ -15,12 +15,14 @@ shanten are worked out per component and memoised by key (``lru_cache`` of at mo
 
 from __future__ import annotations
 
+import sys as _sys
 from collections import namedtuple
 from functools import lru_cache
 from itertools import combinations_with_replacement, product, repeat
 
 CACHE_SIZE = 2**15  # entries per memo (lru_cache): bounded memory in a long-running server
 
+from . import shapes_tables as _shapes_tables
 from .tiles import DRAGON_BASE, NUM_KINDS
 
 _BITS = 8                                      # one byte per rank field of a key
@@ -33,6 +35,7 @@ _ODD = bytes(c & 1 for c in range(256))        # bytes.translate: count -> count
 _HALF = bytes(c // 2 for c in range(256))      # bytes.translate: count -> pairs in it
 _PAIR = 16                                     # table values: _PAIR × pairs (0 or 1) + sets
 _MISSING = 4 * _PAIR                           # stands for "not in the table" in a sum
+_ONES30 = int.from_bytes(b"\x01" * NUM_KINDS, "little")  # bit 0 of every kind's field
 
 
 def _keys(raw: bytes) -> tuple[int, int, int, int]:
@@ -88,8 +91,36 @@ def is_seven_pairs(counts: list[int]) -> bool:
 
 
 def is_win(counts: list[int]) -> bool:
-    """True when the concealed tiles complete a winning hand: standard shape or seven pairs."""
-    return is_standard_win(counts) or is_seven_pairs(counts)
+    """True when the concealed tiles complete a winning hand: standard shape or seven pairs
+    (R7.1). :func:`is_win_key` of the counts' packed key."""
+    return is_win_key(int.from_bytes(bytes(counts), "little"))
+
+
+def pack(counts: list[int]) -> int:
+    """The *packed key* of a counts vector: one byte a kind, kind 0 lowest (counts 0-255).
+    One more copy of kind ``k`` adds ``1 << 8 * k``."""
+    return int.from_bytes(bytes(counts), "little")
+
+
+def is_win_key(whole: int, _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> bool:
+    """:func:`is_win` of the hand whose packed key (:func:`pack`) is ``whole``.
+
+    Seven pairs first, by bit arithmetic (every count even, 14 tiles); then the standard shape,
+    giving up at the first component not in its table (most hands the engine checks are not
+    wins)."""
+    if not whole & _ONES30 and sum(whole.to_bytes(NUM_KINDS, "little")) == 14:
+        return True
+    a = _get(whole & _NINE)
+    if a is None:
+        return False
+    b = _get(whole >> 9 * _BITS & _NINE)
+    if b is None:
+        return False
+    c = _get(whole >> 18 * _BITS & _NINE)
+    if c is None:
+        return False
+    d = _dget(whole >> DRAGON_BASE * _BITS)
+    return d is not None and _PAIR <= a + b + c + d <= _PAIR + 4
 
 
 Set = namedtuple("Set", "kind tile")
@@ -168,8 +199,9 @@ def _completions(key: int, component: int, pair: int) -> tuple[int, ...]:
     return tuple(start + i for i, value in enumerate(values) if value // _PAIR == pair)
 
 
-def waits(counts: list[int], held: list[int] | None = None) -> list[int]:
-    """The kinds that would complete a concealed hand of 13, 10, 7, 4 or 1 tiles (R7.1, R8.1).
+def waits_reference(counts: list[int], held: list[int] | None = None) -> list[int]:
+    """:func:`waits` by table lookups of every one-tile-more key (the slow reference of the
+    precomputed tables). The kinds that would complete a concealed hand of 13, 10, 7, 4 or 1 tiles (R7.1, R8.1).
 
     A kind is left out when the player already holds all four copies: ``held`` is the counts
     vector of everything the player holds (concealed tiles and melds), default ``counts``.
@@ -279,8 +311,9 @@ def _component_values(key: int, size: int, chows: bool) -> tuple[int, ...]:
     return values
 
 
-def standard_shanten(counts: list[int], melds: int = 0) -> int:
-    """Shanten of the standard shape (four sets + a pair, R7.1): -1 when complete, 0 when ready.
+def standard_shanten_reference(counts: list[int], melds: int = 0) -> int:
+    """:func:`standard_shanten` by search (the slow reference of the precomputed tables).
+    Shanten of the standard shape (four sets + a pair, R7.1): -1 when complete, 0 when ready.
 
     ``counts`` holds 13 or 14 - 3 × ``melds`` concealed tiles; ``melds`` is the number of declared
     melds (each a finished set). Computed as 2 × sets needed − 2 × sets − partial sets − pair,
@@ -304,5 +337,98 @@ def shanten(counts: list[int], melds: int = 0) -> int:
     """The smaller of standard and (with no melds) seven-pairs shanten; -1 = a winning hand."""
     standard = standard_shanten(counts, melds)
     if melds == 0 and standard > -1:
-        return min(standard, seven_pairs_shanten(counts))
+        return min(standard, 6 - sum(bytes(counts).translate(_HALF)))
     return standard
+
+
+# --- precomputed tables (kawuxing.shapes_tables): shanten and waits with no search -------------
+
+try:
+    _T = _shapes_tables.load()
+except _shapes_tables.LOAD_ERRORS:  # missing or stale (being rebuilt): build it now (~7 s)
+    _T = _shapes_tables.decode(_shapes_tables.encode(_shapes_tables.build(_sys.modules[__name__])))
+_DIGITS = bytes(48 + c if c <= 4 else 120 for c in range(256))  # count -> ASCII digit; 5+: "x"
+_SUIT_VEC, _DRAGON_VEC, _MERGE, _SHANTEN = (_T["suit_vec"], _T["dragon_vec"], _T["merge"],
+                                            _T["shanten"])
+_NV = len(_T["vectors"])
+_SUIT_WAIT, _DRAGON_WAIT = _T["suit_wait"], _T["dragon_wait"]
+
+
+def _wait_infos(start: int, size: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    return [(state, tuple(start + r for r in range(size) if m0 >> r & 1),
+             tuple(start + r for r in range(size) if m1 >> r & 1))
+            for state, m0, m1 in _T["wait_infos"]]
+
+
+_WAIT_INFOS = tuple(_wait_infos(start, size) for start, size in _COMPONENTS)
+del _T
+
+
+def standard_shanten(counts: list[int], melds: int = 0) -> int:
+    """Shanten of the standard shape (four sets + a pair, R7.1): -1 when complete, 0 when ready.
+
+    ``counts`` holds 13 or 14 - 3 × ``melds`` concealed tiles; ``melds`` is the number of declared
+    melds (each a finished set). Computed as 2 × sets needed − 2 × sets − partial sets − pair,
+    with partial sets limited to the sets still missing: each component's value vector comes
+    from a precomputed table indexed by its counts read in base 5, and merged vectors from a
+    merge table (:mod:`kawuxing.shapes_tables`). Counts above 4, more than 14 tiles in a suit
+    or ``melds`` outside 0-4 fall back to :func:`standard_shanten_reference`.
+    """
+    digits = bytes(counts).translate(_DIGITS)
+    try:
+        a = _SUIT_VEC[int(digits[0:9], 5)]
+        b = _SUIT_VEC[int(digits[9:18], 5)]
+        c = _SUIT_VEC[int(digits[18:27], 5)]
+        z = _DRAGON_VEC[int(digits[27:30], 5)]
+    except ValueError:
+        return standard_shanten_reference(counts, melds)
+    if (a | b | c) > 127 or not 0 <= melds <= 4:
+        return standard_shanten_reference(counts, melds)
+    n = _NV
+    merge = _MERGE
+    return _SHANTEN[merge[merge[merge[a * n + b] * n + c] * n + z] * 5 + melds] - 1
+
+
+def waits(counts: list[int], held: list[int] | None = None) -> list[int]:
+    """The kinds that would complete a concealed hand of 13, 10, 7, 4 or 1 tiles (R7.1, R8.1).
+
+    A kind is left out when the player already holds all four copies: ``held`` is the counts
+    vector of everything the player holds (concealed tiles and melds), default ``counts``.
+    Returns kinds in index order; ``[]`` when the hand is not ready.
+
+    One tile changes one component: it must complete that component to sets, or to sets + the
+    pair when no other component holds it, while every other component is already sets. Each
+    component's state and completing kinds come from a precomputed table indexed by its counts
+    read in base 5 (:mod:`kawuxing.shapes_tables`); a count above 4 falls back to
+    :func:`waits_reference`.
+    """
+    total = sum(counts)
+    if total > 13:
+        return []
+    raw = bytes(counts)
+    digits = raw.translate(_DIGITS)
+    try:
+        infos = (_WAIT_INFOS[0][_SUIT_WAIT[int(digits[0:9], 5)]],
+                 _WAIT_INFOS[1][_SUIT_WAIT[int(digits[9:18], 5)]],
+                 _WAIT_INFOS[2][_SUIT_WAIT[int(digits[18:27], 5)]],
+                 _WAIT_INFOS[3][_DRAGON_WAIT[int(digits[27:30], 5)]])
+    except ValueError:
+        return waits_reference(counts, held)
+    states = [info[0] for info in infos]
+    unfinished = states.count(0)
+    found: tuple[int, ...] | set[int] = ()
+    if unfinished == 1:  # the tile must go there
+        other_pairs = states.count(2)
+        if other_pairs <= 1:
+            found = infos[states.index(0)][2 - other_pairs]
+    elif unfinished == 0 and states.count(2) == 2:  # the tile makes one of the pairs' parts sets
+        found = [k for info in infos if info[0] == 2 for k in info[1]]
+    if total == 13:  # seven pairs: six pairs and a single (a third copy makes four of a kind)
+        odd = raw.translate(_ODD)
+        if odd.count(1) == 1:
+            found = set(found)
+            found.add(odd.index(1))
+    if not found:
+        return []
+    held = counts if held is None else held
+    return [k for k in sorted(found) if held[k] < 4]
