@@ -123,9 +123,13 @@ class Hand:
         if wall is None and seed is None:
             raise TypeError("Hand.deal: pass a seed (reproducible shuffle) or the wall (e.g. "
                             "kawuxing.fairness.derive_wall of a secret seed)")
-        wall = list(wall) if wall is not None else new_wall(rules, seed)
-        if sorted(wall) != sorted(kinds_for_suits(rules.suits) * COPIES):
-            raise ValueError("wall: must be the 84 tiles of the rule set, four of each (R1.1)")
+        if wall is None:
+            wall = new_wall(rules, seed)  # the 84 tiles by construction: nothing to check
+        else:
+            wall = list(wall)
+            if sorted(wall) != sorted(kinds_for_suits(rules.suits) * COPIES):
+                raise ValueError("wall: must be the 84 tiles of the rule set, four of each "
+                                 "(R1.1)")
         order = deal_order(dealer)
         hands: list[list[int]] = [[], [], []]
         for seat, tile in zip(order, wall):

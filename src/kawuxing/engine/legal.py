@@ -7,7 +7,7 @@ explains a refusal with its rule. Nothing else in the project re-derives legalit
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, compress
 from typing import TYPE_CHECKING
 
 from ..melds import MELD_PUNG, Meld
@@ -50,10 +50,10 @@ def _turn_actions(hand: Hand, seat: int) -> list[Action]:
     out += [Action(seat, CONCEALED_KONG, k) for k in concealed_kong_tiles(hand, seat)]
     if added_kong_allowed(hand, seat):
         out.append(Action(seat, ADDED_KONG, s.drawn))
-    for tile in discard_tiles(hand, seat):
-        out.append(Action(seat, DISCARD, tile))
-    if not s.declared:
-        out += declare_actions(hand, seat)
+    tiles = discard_tiles(hand, seat)
+    out += [Action(seat, DISCARD, tile) for tile in tiles]
+    if not s.declared:  # declare_actions(hand, seat), with the discards listed once
+        out += _declares(s, seat, _ready_discards(s, tiles), hand.rules.declare_hide_triplets)
     return out
 
 
@@ -73,7 +73,7 @@ def self_draw_value(hand: Hand, seat: int) -> HandValue | None:
 def concealed_kong_tiles(hand: Hand, seat: int) -> list[int]:
     """Kinds ``seat`` may declare a concealed kong of (R6.1, R5.2, R5.4, R8.3)."""
     s = hand.seats[seat]
-    if s.drawn is None or hand.wall_left == 0:
+    if s.drawn is None or hand.wall_left == 0 or 4 not in s.concealed:
         return []
     out = []
     for kind, c in enumerate(s.concealed):
@@ -95,13 +95,16 @@ def discard_tiles(hand: Hand, seat: int) -> list[int]:
     s = hand.seats[seat]
     if s.declared:
         return [s.drawn] if s.drawn is not None else []
-    kinds = [k for k, c in enumerate(s.concealed) if c]
+    kinds = list(compress(_KINDS, s.concealed))  # the kinds held
     danger = _declared_waits(hand, seat)
     if danger:
         safe = [k for k in kinds if k not in danger]
         if safe:
             return safe
     return kinds
+
+
+_KINDS = range(NUM_KINDS)
 
 
 def _declared_waits(hand: Hand, seat: int) -> set[int]:
