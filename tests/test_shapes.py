@@ -503,7 +503,8 @@ def test_shanten_zero_means_ready_when_fifth_copies_count(counts):
 def test_tables_agree_with_search_on_every_suit_and_dragon_key():
     """Exhaustive: every suit of 0-4 copies a rank and at most 14 tiles (405,350 keys, each put
     in one of 万/筒/条 in turn), and every dragon component (125 keys), alone in the hand:
-    table shanten = search shanten for 0-4 melds, table waits = reference waits (≤ 13 tiles)."""
+    table shanten = search shanten for 0-4 melds (and with seven pairs), table waits = reference
+    waits (≤ 13 tiles)."""
     from itertools import product
 
     from kawuxing.shapes import standard_shanten_reference, waits_reference
@@ -519,6 +520,8 @@ def test_tables_agree_with_search_on_every_suit_and_dragon_key():
             counts[base:base + size] = digits
             for melds in range(5):
                 assert standard_shanten(counts, melds) == standard_shanten_reference(counts, melds)
+            assert shanten(counts) == min(standard_shanten_reference(counts),
+                                          seven_pairs_shanten(counts))
             if total <= 13:
                 assert waits(counts) == waits_reference(counts)
             checked += 1

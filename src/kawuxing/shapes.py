@@ -8,9 +8,17 @@ dragons (three kinds, which never run). A component's counts are packed into one
 byte a rank, so one ``int.from_bytes`` packs all four. A dict built at import for each kind of
 component (``_SUIT_TABLE``, ``_DRAGON_TABLE``) maps every key that is 0-4 sets, or such sets plus
 one pair, to ``_PAIR`` × pairs + sets: a hand is a standard win when each of its components is
-in the table and the values add up to one pair and at most four sets. Waits, readings and
-shanten are worked out per component and memoised by key (``lru_cache`` of at most
-:data:`CACHE_SIZE` entries each), so a component already seen costs a lookup.
+in the table and the values add up to one pair and at most four sets (:func:`is_win` tests
+seven pairs first, by bits; :func:`is_win_key` takes the packed key of the whole hand).
+
+Shanten and waits need no search: :mod:`kawuxing.shapes_tables` holds, for every component
+indexed by its counts read in base 5, the id of its shanten value vector (54 distinct) and of
+its wait information (state and completing ranks), plus a merge table of value vectors. The
+tables ship as package data (``shapes_tables.bin``, about 180 KB, 7 MB loaded). The search
+code they were built from stays as the slow reference (:func:`standard_shanten_reference`,
+:func:`waits_reference`) and answers the inputs outside the tables (a count above 4, a suit of
+more than 14 tiles). Readings are worked out per component and memoised by key
+(``lru_cache`` of at most :data:`CACHE_SIZE` entries).
 """
 
 from __future__ import annotations
@@ -90,10 +98,23 @@ def is_seven_pairs(counts: list[int]) -> bool:
     return sum(counts) == 14 and not any(bytes(counts).translate(_ODD))
 
 
-def is_win(counts: list[int]) -> bool:
+def is_win(counts: list[int], _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> bool:
     """True when the concealed tiles complete a winning hand: standard shape or seven pairs
-    (R7.1). :func:`is_win_key` of the counts' packed key."""
-    return is_win_key(int.from_bytes(bytes(counts), "little"))
+    (R7.1). :func:`is_win_key` of the counts' packed key (inlined)."""
+    whole = int.from_bytes(bytes(counts), "little")
+    if not whole & _ONES30 and sum(counts) == 14:
+        return True
+    a = _get(whole & _NINE)
+    if a is None:
+        return False
+    b = _get(whole >> 9 * _BITS & _NINE)
+    if b is None:
+        return False
+    c = _get(whole >> 18 * _BITS & _NINE)
+    if c is None:
+        return False
+    d = _dget(whole >> DRAGON_BASE * _BITS)
+    return d is not None and _PAIR <= a + b + c + d <= _PAIR + 4
 
 
 def pack(counts: list[int]) -> int:
@@ -334,10 +355,30 @@ def seven_pairs_shanten(counts: list[int]) -> int:
 
 
 def shanten(counts: list[int], melds: int = 0) -> int:
-    """The smaller of standard and (with no melds) seven-pairs shanten; -1 = a winning hand."""
-    standard = standard_shanten(counts, melds)
+    """The smaller of standard and (with no melds) seven-pairs shanten; -1 = a winning hand.
+
+    :func:`standard_shanten` and :func:`seven_pairs_shanten` in one pass over the counts."""
+    raw = bytes(counts)
+    try:  # standard_shanten, inlined
+        whole = int(raw.translate(_DIGITS), 5)
+    except ValueError:
+        return _shanten_reference(counts, melds)
+    vec = _SUIT_VEC
+    a, b, c = vec[whole // _P21], vec[whole // _P12 % _P9], vec[whole // 125 % _P9]
+    if (a | b | c) > 127 or not 0 <= melds <= 4:
+        return _shanten_reference(counts, melds)
+    n, merge = _NV, _MERGE
+    standard = _SHANTEN[merge[merge[merge[a * n + b] * n + c] * n + _DRAGON_VEC[whole % 125]] * 5
+                        + melds] - 1
     if melds == 0 and standard > -1:
-        return min(standard, 6 - sum(bytes(counts).translate(_HALF)))
+        return min(standard, 6 - sum(raw.translate(_HALF)))
+    return standard
+
+
+def _shanten_reference(counts: list[int], melds: int) -> int:
+    standard = standard_shanten_reference(counts, melds)
+    if melds == 0 and standard > -1:
+        return min(standard, seven_pairs_shanten(counts))
     return standard
 
 
@@ -351,6 +392,7 @@ _DIGITS = bytes(48 + c if c <= 4 else 120 for c in range(256))  # count -> ASCII
 _SUIT_VEC, _DRAGON_VEC, _MERGE, _SHANTEN = (_T["suit_vec"], _T["dragon_vec"], _T["merge"],
                                             _T["shanten"])
 _NV = len(_T["vectors"])
+_P9, _P12, _P21 = 5**9, 5**12, 5**21  # a component's digits in the 30-digit base-5 hand
 _SUIT_WAIT, _DRAGON_WAIT = _T["suit_wait"], _T["dragon_wait"]
 
 
@@ -374,19 +416,17 @@ def standard_shanten(counts: list[int], melds: int = 0) -> int:
     merge table (:mod:`kawuxing.shapes_tables`). Counts above 4, more than 14 tiles in a suit
     or ``melds`` outside 0-4 fall back to :func:`standard_shanten_reference`.
     """
-    digits = bytes(counts).translate(_DIGITS)
-    try:
-        a = _SUIT_VEC[int(digits[0:9], 5)]
-        b = _SUIT_VEC[int(digits[9:18], 5)]
-        c = _SUIT_VEC[int(digits[18:27], 5)]
-        z = _DRAGON_VEC[int(digits[27:30], 5)]
+    try:  # the whole hand in base 5 (1m the top digit), cut into its four components
+        whole = int(bytes(counts).translate(_DIGITS), 5)
     except ValueError:
         return standard_shanten_reference(counts, melds)
+    vec = _SUIT_VEC
+    a, b, c = vec[whole // _P21], vec[whole // _P12 % _P9], vec[whole // 125 % _P9]
     if (a | b | c) > 127 or not 0 <= melds <= 4:
         return standard_shanten_reference(counts, melds)
-    n = _NV
-    merge = _MERGE
-    return _SHANTEN[merge[merge[merge[a * n + b] * n + c] * n + z] * 5 + melds] - 1
+    n, merge = _NV, _MERGE
+    return _SHANTEN[merge[merge[merge[a * n + b] * n + c] * n + _DRAGON_VEC[whole % 125]] * 5
+                    + melds] - 1
 
 
 def waits(counts: list[int], held: list[int] | None = None) -> list[int]:
@@ -406,14 +446,13 @@ def waits(counts: list[int], held: list[int] | None = None) -> list[int]:
     if total > 13:
         return []
     raw = bytes(counts)
-    digits = raw.translate(_DIGITS)
-    try:
-        infos = (_WAIT_INFOS[0][_SUIT_WAIT[int(digits[0:9], 5)]],
-                 _WAIT_INFOS[1][_SUIT_WAIT[int(digits[9:18], 5)]],
-                 _WAIT_INFOS[2][_SUIT_WAIT[int(digits[18:27], 5)]],
-                 _WAIT_INFOS[3][_DRAGON_WAIT[int(digits[27:30], 5)]])
+    try:  # the whole hand in base 5 (1m the top digit), cut into its four components
+        whole = int(raw.translate(_DIGITS), 5)
     except ValueError:
         return waits_reference(counts, held)
+    table, infos = _SUIT_WAIT, _WAIT_INFOS
+    infos = (infos[0][table[whole // _P21]], infos[1][table[whole // _P12 % _P9]],
+             infos[2][table[whole // 125 % _P9]], infos[3][_DRAGON_WAIT[whole % 125]])
     states = [info[0] for info in infos]
     unfinished = states.count(0)
     found: tuple[int, ...] | set[int] = ()
