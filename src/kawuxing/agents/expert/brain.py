@@ -122,26 +122,6 @@ class _Brain:
         choices = [self._turn(a, len(legal)) for a in legal]
         return self._keep_pace(choices)
 
-    def _keep_ready(self, choices: list[Choice], steps: dict[int, int]) -> list[Choice]:
-        """A ready discard whose waits have ``ready_live`` live copies or more ranks above
-        every discard that leaves the hand not ready (unless it is dangerous)."""
-        t = self.t
-        counts = list(self.obs.concealed)
-        good = []
-        for c in choices:
-            a = c.action
-            if a.verb == DISCARD and steps.get(a.tile, 9) == 0 and _danger_of(c) < 0.2:
-                counts[a.tile] -= 1
-                live = sum(t.live[e.tile] for e in self.valuer.entries(counts))
-                counts[a.tile] += 1
-                if live >= t.params.ready_live:
-                    good.append(c)
-        if not good:
-            return choices
-        return [Choice(c.action, c.ev, c.reasons, c.bonus, 1)
-                if c.action.verb == DISCARD and steps.get(c.action.tile, 0) > 0 else c
-                for c in choices]
-
     def _keep_pace(self, choices: list[Choice]) -> list[Choice]:
         """Speed first far from ready: a plain discard that leaves the hand farther from ready
         than the fastest one (two or more from ready) is ranked below every fastest discard,
@@ -158,8 +138,6 @@ class _Brain:
         if not steps:
             return choices
         fastest = min(steps.values())
-        if fastest == 0 and self.t.params.ready_live:
-            return self._keep_ready(choices, steps)
         if fastest < 1:
             return choices
         quick = [c for c in choices if c.action.verb == DISCARD and not c.action.declare

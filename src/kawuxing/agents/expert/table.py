@@ -32,8 +32,6 @@ class Params:
       of a 亮倒 and of a pung that brings the hand nearer to ready: the model undervalues both
       (measured by paired rollouts of the decisions where the expert and the heuristic differ,
       see docs/bots.md);
-    - ``ready_live``: a ready hand with at least this many live waits is never given up for
-      one farther from ready (0: the valuation alone decides);
     - ``declared_pressure``: how much of the opponents' threat is left once I declare (they
       fold against a shown wait).
     """
@@ -45,7 +43,6 @@ class Params:
     typical_waits: float = 3.0
     first_step: float = 0.6
     declared_pressure: float = 0.7
-    ready_live: int = 0
     pair_wait_live: float = 0.6
     declare_bonus: float = 0.8
     pung_bonus: float = 0.8
