@@ -1,9 +1,24 @@
 // The server's HTTP API (src/kawuxing/server/api.py): JSON in, JSON out. Every call resolves to
-// {ok, status, data, error}: ``error`` is the server's explanation (FastAPI ``detail``) as text.
+// {ok, status, data, error}: ``error`` is the server's explanation as text in the page's
+// language: the translation of its ``detail.code`` (i18n key err_<code>), with the server's
+// own words added where they name what was wrong (bad rules, seats, a nickname).
 
-function explain(status, data) {
+import { hasText, t } from './i18n.js';
+
+// codes whose message says which part of the input was wrong: shown after the translation
+const WITH_DETAIL = new Set(['bad_rules', 'bad_seats', 'bad_walls', 'invalid', 'bad_nickname',
+  'bad_time', 'bad_entropy']);
+
+/** The text of a failed call (exported for tests). */
+export function explain(status, data) {
   if (data && typeof data.detail === 'string') return data.detail;
-  if (data && data.detail && typeof data.detail.message === 'string') return data.detail.message;
+  const detail = data && data.detail;
+  if (detail && typeof detail.code === 'string' && hasText(`err_${detail.code}`)) {
+    const text = t(`err_${detail.code}`);
+    return WITH_DETAIL.has(detail.code) && typeof detail.message === 'string'
+      ? t('err_with_detail', { text, detail: detail.message }) : text;
+  }
+  if (detail && typeof detail.message === 'string') return detail.message;
   if (data && Array.isArray(data.detail)) {
     return data.detail.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
   }

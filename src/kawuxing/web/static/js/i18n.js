@@ -33,6 +33,11 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
+/** Whether ``key`` has a text (in either language). */
+export function hasText(key) {
+  return STRINGS.zh[key] !== undefined || STRINGS.en[key] !== undefined;
+}
+
 export function t(key, vars) {
   let text = STRINGS[current][key];
   if (text === undefined) text = STRINGS[current === 'zh' ? 'en' : 'zh'][key];
