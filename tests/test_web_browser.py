@@ -696,8 +696,10 @@ def test_friend_joins_by_link_full_room_and_second_tab(server, browser):
         c.fill("input[name=nickname]", "丙")
         c.click(".join-card button.primary")
         c.wait_for_selector(".toast.error")
+        # in the page's language, from the error's code (room_full), not the server's English
         assert "无法加入" in c.locator(".toast.error").inner_text()
-        assert "full" in c.locator(".toast.error").inner_text()
+        assert "房间已满" in c.locator(".toast.error").inner_text()
+        assert "full" not in c.locator(".toast.error").inner_text()
         # the same seat opened in a second tab: the first one says so and can take it back
         a2 = contexts[0].new_page()
         watches.append(Watch(a2))
