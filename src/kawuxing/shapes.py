@@ -101,17 +101,17 @@ def is_seven_pairs(counts: list[int]) -> bool:
 def is_win(counts: list[int], _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> bool:
     """True when the concealed tiles complete a winning hand: standard shape or seven pairs
     (R7.1). :func:`is_win_key` of the counts' packed key (inlined)."""
-    whole = int.from_bytes(bytes(counts), "little")
+    whole = int.from_bytes(bytearray(counts), "little")  # (bytearray: faster than bytes)
     if not whole & _ONES30 and sum(counts) == 14:
         return True
-    a = _get(whole & _NINE)
-    if a is None:
-        return False
-    b = _get(whole >> 9 * _BITS & _NINE)
+    b = _get(whole >> 9 * _BITS & _NINE)  # 筒 and 条 first: the suits of the default game
     if b is None:
         return False
     c = _get(whole >> 18 * _BITS & _NINE)
     if c is None:
+        return False
+    a = _get(whole & _NINE)
+    if a is None:
         return False
     d = _dget(whole >> DRAGON_BASE * _BITS)
     return d is not None and _PAIR <= a + b + c + d <= _PAIR + 4
@@ -120,7 +120,7 @@ def is_win(counts: list[int], _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> 
 def pack(counts: list[int]) -> int:
     """The *packed key* of a counts vector: one byte a kind, kind 0 lowest (counts 0-255).
     One more copy of kind ``k`` adds ``1 << 8 * k``."""
-    return int.from_bytes(bytes(counts), "little")
+    return int.from_bytes(bytearray(counts), "little")
 
 
 def is_win_key(whole: int, _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> bool:
@@ -131,14 +131,14 @@ def is_win_key(whole: int, _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> boo
     wins)."""
     if not whole & _ONES30 and sum(whole.to_bytes(NUM_KINDS, "little")) == 14:
         return True
-    a = _get(whole & _NINE)
-    if a is None:
-        return False
-    b = _get(whole >> 9 * _BITS & _NINE)
+    b = _get(whole >> 9 * _BITS & _NINE)  # 筒 and 条 first: the suits of the default game
     if b is None:
         return False
     c = _get(whole >> 18 * _BITS & _NINE)
     if c is None:
+        return False
+    a = _get(whole & _NINE)
+    if a is None:
         return False
     d = _dget(whole >> DRAGON_BASE * _BITS)
     return d is not None and _PAIR <= a + b + c + d <= _PAIR + 4
@@ -358,7 +358,7 @@ def shanten(counts: list[int], melds: int = 0) -> int:
     """The smaller of standard and (with no melds) seven-pairs shanten; -1 = a winning hand.
 
     :func:`standard_shanten` and :func:`seven_pairs_shanten` in one pass over the counts."""
-    raw = bytes(counts)
+    raw = bytearray(counts)  # (faster than bytes)
     try:  # standard_shanten, inlined
         whole = int(raw.translate(_DIGITS), 5)
     except ValueError:
@@ -417,7 +417,7 @@ def standard_shanten(counts: list[int], melds: int = 0) -> int:
     or ``melds`` outside 0-4 fall back to :func:`standard_shanten_reference`.
     """
     try:  # the whole hand in base 5 (1m the top digit), cut into its four components
-        whole = int(bytes(counts).translate(_DIGITS), 5)
+        whole = int(bytearray(counts).translate(_DIGITS), 5)
     except ValueError:
         return standard_shanten_reference(counts, melds)
     vec = _SUIT_VEC
@@ -445,7 +445,7 @@ def waits(counts: list[int], held: list[int] | None = None) -> list[int]:
     total = sum(counts)
     if total > 13:
         return []
-    raw = bytes(counts)
+    raw = bytearray(counts)  # (faster than bytes)
     try:  # the whole hand in base 5 (1m the top digit), cut into its four components
         whole = int(raw.translate(_DIGITS), 5)
     except ValueError:
