@@ -16,7 +16,7 @@ import { hintable } from './hint.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
 import { actionGroups, avatarEl, declareChoices, handLayout, KEYS_HELP, playerLabel, renderTable } from './table.js';
-import { closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
+import { clearToasts, closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
 const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
@@ -26,6 +26,7 @@ const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare',
 export class Game {
   constructor(root, code, seatInfo, { onLeave }) {
     this.root = root;
+    clearToasts('warn');  // e.g. the lobby's 请先填写昵称: it does not belong on the table
     this.code = code.toUpperCase();
     this.token = seatInfo.token;
     this.onLeave = onLeave;

@@ -244,8 +244,9 @@ function createForm(rules, bots, needNick, onEnter) {
     const s = select(`opt_${option.name}`, [['', t('as_preset')],
       ...option.offered.map((o) => [JSON.stringify(o.value), valueText(o)])], '');
     optSelects[option.name] = s;
-    const f = field(`${t(option.label)} · ${option.rule}`, s, t(option.help));
+    const f = field(t(option.label), s, t(option.help));
     f.classList.add('opt');
+    f.appendChild(el('small', 'rule-ref', option.rule));  // the rule number, as small print
     grid.appendChild(f);
   }
   form.appendChild(adv);

@@ -16,6 +16,13 @@ export function toast(text, kind = '') {
   setTimeout(() => item.remove(), kind === 'error' ? 6600 : 4100);
 }
 
+/** Remove the toasts of ``kind`` (all when none): the lobby's hints do not follow to the table. */
+export function clearToasts(kind = null) {
+  const box = document.getElementById('toasts');
+  if (!box) return;
+  for (const item of [...box.children]) if (!kind || item.classList.contains(kind)) item.remove();
+}
+
 let modalCloseHook = null;
 
 /** Show ``content`` in the modal; opts: {label, wide, cls, onClose}. */
