@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..melds import Meld
-from ..tiles import format_tiles, tile_str
+from ..tiles import NUM_KINDS, format_tiles, tile_rank, tile_str, tile_suit
 from ..transfers import Transfer
 
 DEAL = "deal"
@@ -31,32 +31,54 @@ TYPES = (DEAL, DRAW, DISCARD, DECLARE, WAITS, PUNG, KONG, ADDING_KONG, TRANSFER,
          PIAO_CHOSEN, PIAO, HAND_END)
 
 
+_NAMES = tuple(tile_str(k) for k in range(NUM_KINDS))  # kind -> MPSZ name
+_SUITS = tuple(tile_suit(k) for k in range(NUM_KINDS))
+_RANKS = tuple(str(tile_rank(k)) for k in range(NUM_KINDS))
+
+
+def _name(tile: int) -> str:
+    """:func:`~kawuxing.tiles.tile_str` by table (the same errors for a bad kind)."""
+    return _NAMES[tile] if type(tile) is int and 0 <= tile < NUM_KINDS else tile_str(tile)
+
+
+def _format(tiles: Iterable[int]) -> str:
+    """:func:`~kawuxing.tiles.format_tiles` by table (the same string and errors)."""
+    tiles = sorted(tiles)
+    groups: dict[str, str] = {}
+    for kind in tiles:
+        if type(kind) is not int or not 0 <= kind < NUM_KINDS:
+            return format_tiles(tiles)
+        suit = _SUITS[kind]
+        groups[suit] = groups.get(suit, "") + _RANKS[kind]
+    return " ".join(digits + suit for suit, digits in groups.items())
+
+
 def _tiles(kinds: Iterable[int]) -> list[str]:
-    return [tile_str(k) for k in kinds]
+    return [_name(k) for k in kinds]
 
 
 def deal(dealer: int, hands: Sequence[Sequence[int]], wall: int) -> dict:
     """The deal (R3.1): ``hands`` the three dealt hands (kinds; MPSZ sorted in the event),
     ``wall`` the number of tiles to draw."""
-    return {"type": DEAL, "dealer": dealer, "hands": [format_tiles(h) for h in hands],
+    return {"type": DEAL, "dealer": dealer, "hands": [_format(h) for h in hands],
             "wall": wall}
 
 
 def draw(seat: int, tile: int, replacement: bool, wall: int) -> dict:
     """A draw (R4.1); ``replacement``: a kong's replacement tile (R4.4); ``wall``: tiles left."""
-    return {"type": DRAW, "seat": seat, "tile": tile_str(tile), "replacement": replacement,
+    return {"type": DRAW, "seat": seat, "tile": _name(tile), "replacement": replacement,
             "wall": wall}
 
 
 def discard(seat: int, tile: int, after_kong: bool) -> dict:
     """A discard; ``after_kong``: the first discard after the discarder's kong (杠上炮, R9.1)."""
-    return {"type": DISCARD, "seat": seat, "tile": tile_str(tile), "after_kong": after_kong}
+    return {"type": DISCARD, "seat": seat, "tile": _name(tile), "after_kong": after_kong}
 
 
 def declare(seat: int, shown: Iterable[int], hidden: int, waits: Iterable[int]) -> dict:
     """亮倒 (R8.1): ``shown`` the concealed tiles now visible (kinds, in order), ``hidden`` how
     many triplets stay face down (R8.6), ``waits`` the kinds the hand waits on."""
-    return {"type": DECLARE, "seat": seat, "tiles": format_tiles(shown), "hidden": hidden,
+    return {"type": DECLARE, "seat": seat, "tiles": _format(shown), "hidden": hidden,
             "waits": _tiles(waits)}
 
 
@@ -67,13 +89,13 @@ def waits(seat: int, kinds: Iterable[int]) -> dict:
 
 def pung(seat: int, tile: int, source: int) -> dict:
     """A pung of ``source``'s discard (R4.2)."""
-    return {"type": PUNG, "seat": seat, "tile": tile_str(tile), "from": source}
+    return {"type": PUNG, "seat": seat, "tile": _name(tile), "from": source}
 
 
 def kong(seat: int, kind: str, tile: int, source: int | None = None) -> dict:
     """A kong that counts (R6.1-R6.3): ``kind`` the meld kind; ``source`` the discarder of an
     exposed kong (the event has ``from`` only then)."""
-    event = {"type": KONG, "seat": seat, "kind": kind, "tile": tile_str(tile)}
+    event = {"type": KONG, "seat": seat, "kind": kind, "tile": _name(tile)}
     if source is not None:
         event["from"] = source
     return event
@@ -81,7 +103,7 @@ def kong(seat: int, kind: str, tile: int, source: int | None = None) -> dict:
 
 def adding_kong(seat: int, tile: int) -> dict:
     """An added kong declared, open to robbing before it counts (R6.2, R7.4)."""
-    return {"type": ADDING_KONG, "seat": seat, "tile": tile_str(tile)}
+    return {"type": ADDING_KONG, "seat": seat, "tile": _name(tile)}
 
 
 def transfer(payment: Transfer) -> dict:
@@ -95,7 +117,7 @@ def win(seat: int, tile: int, by: str, source: int | None, patterns: list[str],
     """A win (R7): ``by`` ``self_draw``/``discard``/``robbing_kong``, ``source`` the discarder
     or robbed konger (None on self-draw), ``patterns`` the Chinese names (empty for 屁胡),
     ``multiplier`` after the cap, ``raw_multiplier`` before it, ``bao_hu`` (R8.4)."""
-    return {"type": WIN, "seat": seat, "tile": tile_str(tile), "by": by, "from": source,
+    return {"type": WIN, "seat": seat, "tile": _name(tile), "by": by, "from": source,
             "patterns": list(patterns), "multiplier": multiplier,
             "raw_multiplier": raw_multiplier, "bao_hu": bao_hu}
 
@@ -116,5 +138,5 @@ def hand_end(result: str, winners: Sequence[int], deltas: Sequence[int], next_de
     (base units), the next dealer (R2.2), and every seat's concealed tiles (kinds) and melds."""
     return {"type": HAND_END, "result": result, "winners": list(winners),
             "deltas": list(deltas), "next_dealer": next_dealer,
-            "hands": [format_tiles(h) for h in hands],
+            "hands": [_format(h) for h in hands],
             "melds": [[str(m) for m in ms] for ms in melds]}

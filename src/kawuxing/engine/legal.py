@@ -51,7 +51,8 @@ def _turn_actions(hand: Hand, seat: int) -> list[Action]:
     if added_kong_allowed(hand, seat):
         out.append(Action(seat, ADDED_KONG, s.drawn))
     tiles = discard_tiles(hand, seat)
-    out += [Action(seat, DISCARD, tile) for tile in tiles]
+    new = tuple.__new__  # Action(seat, DISCARD, tile) without the keyword-default wrapper
+    out += [new(Action, (seat, DISCARD, tile, False, (), None)) for tile in tiles]
     if not s.declared:  # declare_actions(hand, seat), with the discards listed once
         out += _declares(s, seat, _ready_discards(s, tiles), hand.rules.declare_hide_triplets)
     return out
