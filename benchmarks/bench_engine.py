@@ -1,9 +1,9 @@
-"""Engine speed: random legal agents playing full hands in one process (issue: >= 10,000
-steps/s per core). A step is one accepted action, its legal actions listed first as an agent
-would. Prints steps per CPU-second (``time.process_time``: the machine is shared, so CPU time is the
-figure to read; wall-clock steps/s too) and hands/s per rule preset, each the median of
-``--runs`` runs, and as the last line one JSON object (goal: 50,000 steps per CPU-second, issue
-14).
+"""Engine speed: random legal agents playing full hands in one process (goal, issue 14:
+>= 50,000 steps per CPU-second). A step is one accepted action, its legal actions listed first
+as an agent would. Prints steps per CPU-second (``time.process_time``: the machine is shared,
+so CPU time is the figure to read; wall-clock steps/s too) and hands per CPU-second per rule
+preset, each the median of ``--runs`` runs; hands per CPU-second of three heuristic bots (the
+simulator's loop); and as the last line one JSON object.
 Hands are played on the self-play fast path (``windows=False``: a claim window opens only when
 a seat holds an option, as ``kawuxing simulate`` plays); the standard preset is also played
 with a window after every discard (R13.2, as the server and the research environment do), where
