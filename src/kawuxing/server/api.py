@@ -3,7 +3,8 @@
 Rooms: ``POST /api/rooms`` creates one; ``GET /api/rooms/{code}`` reads it;
 ``POST /api/rooms/{code}/join`` takes a seat (returns its secret token);
 ``POST /api/rooms/{code}/leave`` and ``POST /api/rooms/{code}/seats/{seat}/bot`` (with
-``Authorization: Bearer <token>``) leave a seat or hand a disconnected player's seat to a bot.
+``Authorization: Bearer <token>``) leave a seat, or fill an open seat with a bot before the
+start (``{"bot": spec}``) and hand a disconnected player's seat to a bot during the match.
 Schemas: ``GET /api/rules`` (every rule option with its rule number, choices, default and label
 keys, and the presets) and ``GET /api/bots`` (the bot registry): forms are built from them.
 Replays: ``GET /api/hands``, ``GET /api/hands/{match_id}/{number}`` (the full record, only once
@@ -188,15 +189,27 @@ async def leave_room(code: str, request: Request,
     return {"ok": True, "seat": seat}
 
 
+class SeatBot(BaseModel):
+    """``POST /api/rooms/{code}/seats/{seat}/bot``: the bot for an open seat before the start
+    (a spec of ``GET /api/bots``; default the suggested one)."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str | None = Field(None, max_length=40, description="a bot spec, e.g. expert")
+
+
 @router.post("/api/rooms/{code}/seats/{seat}/bot")
 async def seat_to_bot(code: str, seat: int, request: Request,
-                      authorization: Annotated[str | None, Header()] = None) -> dict:
-    """A player of the room hands a *disconnected* player's seat to a bot (托管) until that
-    player reconnects with their token."""
+                      authorization: Annotated[str | None, Header()] = None,
+                      body: SeatBot | None = None) -> dict:
+    """A player of the room has a bot play ``seat``: before the match an *open* seat is filled
+    with ``body.bot`` (the match starts once no seat is open), during it a *disconnected*
+    player's seat is handed to a bot (托管) until that player reconnects with their token.
+    Answers ``{"ok": true, "seat": n, "done": "filled"|"auto"}``."""
     _limit(request, "join")
     room = _room(request, code)
-    await _call(room, room.give_to_bot, _bearer(authorization), seat)
-    return {"ok": True, "seat": seat}
+    done = await _call(room, room.seat_to_bot, _bearer(authorization), seat,
+                       body.bot if body is not None else None)
+    return {"ok": True, "seat": seat, "done": done}
 
 
 @router.get("/api/hands")

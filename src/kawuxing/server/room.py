@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Awaitable, Callable
 
 from .. import fairness
-from ..agents import DEFAULT_BOT
+from ..agents import DEFAULT_BOT, SUGGESTED_BOT, check_bot
 from ..engine import Action, IllegalAction
 from ..engine.actions import action_from_json
 from ..engine.match import HandSeed, Match
@@ -233,6 +233,28 @@ class Room(Actor):
         if self.match is not None:
             self.pacer.schedule()
         return slot.index
+
+    async def seat_to_bot(self, token: str, seat: int, spec: str | None) -> str:
+        """A player of the room (``token``) has a bot play ``seat``: before the match an open
+        seat is filled with ``spec`` (default the suggested bot; the match starts when no seat
+        is left open: "start now" is every open seat so filled), during it a disconnected
+        player's seat is handed to 托管 (:meth:`give_to_bot`). Returns what was done
+        (``filled``/``auto``). Raises :class:`RoomError` 403/409/422/503."""
+        asker = self.seats.seat_of(token)
+        if asker is None:
+            raise RoomError(403, "not a seat of this room", "bad_token")
+        if self.match is not None or not self.waiting:
+            self.give_to_bot(token, seat)
+            return "auto"
+        try:
+            spec = check_bot(SUGGESTED_BOT if spec is None else spec)
+        except ValueError as exc:
+            raise RoomError(422, f"bot: {exc}", "bad_seats") from None
+        await self.seats.seat_bot(self.store, self.code, seat, spec)
+        self.sender.players()
+        if self.seats.full():
+            await self._try_start()
+        return "filled"
 
     def give_to_bot(self, token: str, seat: int) -> None:
         """Another player of the room (``token``) hands the disconnected player of ``seat``

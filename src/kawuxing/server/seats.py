@@ -291,6 +291,24 @@ class Seats:
             raise RoomError(503, "could not store the seat; try again", "storage") from None
         return slot, token
 
+    async def seat_bot(self, store: Any, room_code: str, seat: int, spec: str) -> Slot:
+        """An open seat is filled with the bot ``spec`` (a registry spec), stored. Raises
+        :class:`RoomError` 422 for a bad seat, 409 when the seat is not open, 503 (the seat as
+        it was) when it could not be stored."""
+        if seat not in SEATS:
+            raise RoomError(422, "seat: 0, 1 or 2", "bad_seat")
+        slot = self.slots[seat]
+        if slot.kind != OPEN:
+            raise RoomError(409, f"seat {seat} is taken", "seat_taken")
+        undo = _snapshot(slot)
+        self.set_bot(seat, spec)
+        try:
+            await store.update_seat(room_code, seat, **slot.columns())
+        except Exception:
+            undo()
+            raise RoomError(503, "could not store the seat; try again", "storage") from None
+        return slot
+
     async def unseat(self, store: Any, room_code: str, token: str, in_match: bool,
                      auto_bot: str) -> Slot:
         """The player of ``token`` leaves (:meth:`release`), stored; its connection is told

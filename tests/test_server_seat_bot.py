@@ -1,0 +1,60 @@
+"""Filling an open seat with a bot before the start ("start now"), over the room and over HTTP
+(issue 12: the waiting room must not depend on a friend who never comes)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from test_server_room import server
+
+from kawuxing.server.config import ServerConfig
+from kawuxing.server.errors import RoomError
+from kawuxing.server.testing import ServerThread, http
+
+
+def test_an_open_seat_filled_with_a_bot_starts_the_match_and_is_stored(tmp_path):
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            created = await manager.create_room(seats=["human", "human", "human"])
+            room = manager.get(created["code"])
+            _, t0 = await room.post(room.join, "ann", None)
+            # refused, the seats unchanged: a stranger, a bad bot, a seat taken, a bad seat
+            for args, status, code in [(("nope-token", 1, "expert"), 403, "bad_token"),
+                                       ((t0, 1, "nobot"), 422, "bad_seats"),
+                                       ((t0, 0, "expert"), 409, "seat_taken"),
+                                       ((t0, 5, "expert"), 422, "bad_seat")]:
+                with pytest.raises(RoomError) as err:
+                    await room.post(room.seat_to_bot, *args)
+                assert (err.value.status, err.value.code) == (status, code)
+                assert [s.kind for s in room.seats] == ["human", "open", "open"]
+            assert await room.post(room.seat_to_bot, t0, 1, "expert") == "filled"
+            assert room.match is None  # seat 2 is still open
+            assert await room.post(room.seat_to_bot, t0, 2, None) == "filled"
+            assert room.match is not None  # no seat left open: the match started
+            assert [(s.kind, s.bot) for s in room.seats] == [
+                ("human", None), ("bot", "expert"), ("bot", "heuristic:2")]
+            rows = await manager.store.active_rooms()
+            stored = next(r for r in rows if r["code"] == room.code)
+            assert [(s["kind"], s["bot"]) for s in stored["seats"]] == [
+                ("human", None), ("bot", "expert"), ("bot", "heuristic:2")]
+    asyncio.run(main())
+
+
+def test_seat_bot_over_http(tmp_path):
+    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{tmp_path / 'seat.db'}", claim_window=0,
+                          bot_delay=0, bot_jitter=0, hand_pause=0)
+    with ServerThread(config) as srv:
+        status, room = http("POST", f"{srv.url}/api/rooms",
+                            {"seats": ["human", "human", "heuristic"], "nickname": "ann"})
+        assert status == 201, room
+        url = f"{srv.url}/api/rooms/{room['code']}/seats/1/bot"
+        status, out = http("POST", url, {"bot": "expert"}, token=room["token"])
+        assert (status, out) == (200, {"ok": True, "seat": 1, "done": "filled"})
+        status, info = http("GET", f"{srv.url}/api/rooms/{room['code']}")
+        assert info["status"] == "playing" and info["seats"][1]["bot"] == "expert"
+        status, out = http("POST", url, {"bot": "expert", "x": 1}, token=room["token"])
+        assert status == 422
+        status, out = http("POST", f"{srv.url}/api/rooms/{room['code']}/seats/1/bot",
+                           {"bot": "expert"}, token="not-a-token-of-this-room")
+        assert status == 403 and out["detail"]["code"] == "bad_token"
