@@ -539,3 +539,6 @@ def test_table_fallbacks_for_counts_outside_the_tables():
     assert standard_shanten(fifteen, 0) == standard_shanten_reference(fifteen, 0) == -1
     assert standard_shanten(C("55m"), 4) == -1  # four melds + the pair: complete
     assert standard_shanten(C("5m"), 4) == 0    # four melds + a single: ready
+    short = C("123456789p 1122s")[:27]  # no dragons: 27 counts, a ready hand
+    assert shanten(short) == standard_shanten_reference(short) == 0
+    assert waits(short) == waits_reference(short) == [18, 19]

@@ -365,7 +365,7 @@ def shanten(counts: list[int], melds: int = 0) -> int:
         return _shanten_reference(counts, melds)
     vec = _SUIT_VEC
     a, b, c = vec[whole // _P21], vec[whole // _P12 % _P9], vec[whole // 125 % _P9]
-    if (a | b | c) > 127 or not 0 <= melds <= 4:
+    if (a | b | c) > 127 or not 0 <= melds <= 4 or len(counts) != NUM_KINDS:
         return _shanten_reference(counts, melds)
     n, merge = _NV, _MERGE
     standard = _SHANTEN[merge[merge[merge[a * n + b] * n + c] * n + _DRAGON_VEC[whole % 125]] * 5
@@ -413,8 +413,9 @@ def standard_shanten(counts: list[int], melds: int = 0) -> int:
     melds (each a finished set). Computed as 2 × sets needed − 2 × sets − partial sets − pair,
     with partial sets limited to the sets still missing: each component's value vector comes
     from a precomputed table indexed by its counts read in base 5, and merged vectors from a
-    merge table (:mod:`kawuxing.shapes_tables`). Counts above 4, more than 14 tiles in a suit
-    or ``melds`` outside 0-4 fall back to :func:`standard_shanten_reference`.
+    merge table (:mod:`kawuxing.shapes_tables`). Counts above 4, more than 14 tiles in a suit,
+    ``melds`` outside 0-4 or a vector not of 30 counts fall back to
+    :func:`standard_shanten_reference`.
     """
     try:  # the whole hand in base 5 (1m the top digit), cut into its four components
         whole = int(bytearray(counts).translate(_DIGITS), 5)
@@ -422,7 +423,7 @@ def standard_shanten(counts: list[int], melds: int = 0) -> int:
         return standard_shanten_reference(counts, melds)
     vec = _SUIT_VEC
     a, b, c = vec[whole // _P21], vec[whole // _P12 % _P9], vec[whole // 125 % _P9]
-    if (a | b | c) > 127 or not 0 <= melds <= 4:
+    if (a | b | c) > 127 or not 0 <= melds <= 4 or len(counts) != NUM_KINDS:
         return standard_shanten_reference(counts, melds)
     n, merge = _NV, _MERGE
     return _SHANTEN[merge[merge[merge[a * n + b] * n + c] * n + _DRAGON_VEC[whole % 125]] * 5
@@ -439,12 +440,14 @@ def waits(counts: list[int], held: list[int] | None = None) -> list[int]:
     One tile changes one component: it must complete that component to sets, or to sets + the
     pair when no other component holds it, while every other component is already sets. Each
     component's state and completing kinds come from a precomputed table indexed by its counts
-    read in base 5 (:mod:`kawuxing.shapes_tables`); a count above 4 falls back to
-    :func:`waits_reference`.
+    read in base 5 (:mod:`kawuxing.shapes_tables`); a count above 4 or a vector not of 30
+    counts falls back to :func:`waits_reference`.
     """
     total = sum(counts)
     if total > 13:
         return []
+    if len(counts) != NUM_KINDS:  # the base-5 cut below needs all 30 kinds
+        return waits_reference(counts, held)
     raw = bytearray(counts)  # (faster than bytes)
     try:  # the whole hand in base 5 (1m the top digit), cut into its four components
         whole = int(raw.translate(_DIGITS), 5)
