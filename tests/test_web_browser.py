@@ -662,6 +662,31 @@ def parse_codes(text: str) -> list[str]:
     return [tile_str(k) for k in parse_tiles(text)]
 
 
+# --- the waiting room: a bot takes the open seat ---------------------------------------------------
+
+def test_waiting_room_fills_an_open_seat_with_the_chosen_bot(server, desktop):
+    """Issue 12: a friend who never comes does not hold the table: the open seat's bot is
+    chosen from the server's list and the match starts once no seat is open."""
+    page, _ = desktop
+    page.goto(server.url + "/")
+    page.fill("input[name=nickname]", "甲")
+    page.select_option("select[name=seat1]", "human")
+    page.select_option("select[name=hands]", "1")
+    page.click(".create-btn")
+    page.wait_for_selector(".waiting .seat-list li.open select.fill-bot option[value=expert]",
+                           state="attached")
+    assert page.locator(".waiting .start-now").is_visible()
+    page.select_option(".seat-list li.open select.fill-bot", "expert")
+    shot(page, "waiting-fill")
+    page.click(".seat-list li.open button.fill")
+    page.wait_for_selector(".board")
+    code = page.evaluate("() => window.__kwx.game.code")
+    status, info = http("GET", f"{server.url}/api/rooms/{code}")
+    assert info["status"] == "playing"
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot"]
+    assert info["seats"][1]["bot"] == "expert"
+
+
 # --- a friend joins by the shared link ----------------------------------------------------------
 
 def test_friend_joins_by_link_full_room_and_second_tab(server, browser):

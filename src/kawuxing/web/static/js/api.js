@@ -52,7 +52,10 @@ export const api = {
   join: (code, nickname, seat, extra = {}) => call('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
     seat === undefined || seat === null ? { nickname, ...extra } : { nickname, seat, ...extra }),
   leave: (code, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/leave`, undefined, token),
-  seatToBot: (code, seat, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`, undefined, token),
+  // before the start: fill an open seat with ``bot`` (a spec; null: the server's suggestion);
+  // during the match: hand a disconnected player's seat to 托管
+  seatToBot: (code, seat, token, bot = null) => call('POST', `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`,
+    bot ? { bot } : {}, token),
   hands: (limit = 50, match) => call('GET', `/api/hands?limit=${limit}${match ? `&match=${encodeURIComponent(match)}` : ''}`),
   hand: (match, number) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}`),
   // every step of an ended hand as the engine draws it: seat 0-2, or null for the whole table

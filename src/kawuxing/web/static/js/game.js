@@ -436,22 +436,69 @@ export class Game {
     copy.addEventListener('click', () => copyText(link, input));
     share.appendChild(copy);
     box.appendChild(share);
+    if (!this.bots) this.loadBots();
     const seats = el('ol', 'seat-list');
+    const open = [];
     (this.s.players || []).forEach((p, i) => {
       const li = el('li', p.kind === 'open' ? 'open' : '');
       li.appendChild(avatarEl(this.s.players, i));
       li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerLabel(this.s.players, i)));
       if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
       if (p.kind === 'human') li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
+      if (p.kind === 'open') {
+        open.push(i);
+        li.appendChild(this.fillControls(i));
+      }
       seats.appendChild(li);
     });
     box.appendChild(seats);
     box.appendChild(el('p', 'muted', t('waiting_hint')));
+    if (open.length) {
+      const now = el('button', 'primary start-now', t('start_now'));
+      now.type = 'button';
+      now.addEventListener('click', async () => {
+        for (const seat of open) if (!(await this.fillSeat(seat, null))) return;
+      });
+      box.appendChild(now);
+    }
     const leave = el('button', 'danger', t('leave'));
     leave.type = 'button';
     leave.addEventListener('click', () => this.leave());
     box.appendChild(leave);
     this.root.replaceChildren(box);
+  }
+
+  /** The bot choices of the server (GET /api/bots), loaded once for the waiting room. */
+  async loadBots() {
+    this.bots = { choices: [], suggested: null };
+    const r = await api.bots();
+    if (r.ok) this.bots = { choices: r.data.choices, suggested: r.data.suggested };
+    if (!this.view) this.render();  // still waiting: the choices appear
+  }
+
+  /** An open seat's bot choice and its "fill with a bot" button. */
+  fillControls(seat) {
+    const wrap = el('span', 'fill-seat');
+    const pick = el('select', 'fill-bot');
+    pick.setAttribute('aria-label', t('seat_fill_pick', { n: seat + 1 }));
+    for (const c of this.bots ? this.bots.choices : []) {
+      const o = el('option', null, t(c.label));
+      o.value = c.spec;
+      if (c.spec === this.bots.suggested) o.selected = true;
+      pick.appendChild(o);
+    }
+    const go = el('button', 'fill', t('seat_fill_bot'));
+    go.type = 'button';
+    go.addEventListener('click', () => this.fillSeat(seat, pick.value || null));
+    wrap.append(pick, go);
+    return wrap;
+  }
+
+  /** Fill open ``seat`` with ``bot`` (null: the server's suggestion); false if refused. */
+  async fillSeat(seat, bot) {
+    const r = await api.seatToBot(this.code, seat, this.token, bot);
+    if (!r.ok) toast(t('seat_fill_failed', { message: r.error }), 'error');
+    return r.ok;
   }
 
   async leave() {
