@@ -58,3 +58,43 @@ def test_seat_bot_over_http(tmp_path):
         status, out = http("POST", f"{srv.url}/api/rooms/{room['code']}/seats/1/bot",
                            {"bot": "expert"}, token="not-a-token-of-this-room")
         assert status == 403 and out["detail"]["code"] == "bad_token"
+
+
+def test_a_dropped_player_is_played_by_toguan_after_the_grace_until_back(tmp_path):
+    """Issue 12: a friend who closes the browser does not stall the table: after
+    ``drop_grace`` seconds (10 by default) 托管 plays the seat; reconnecting ends it; a
+    reconnection within the grace cancels it."""
+    from test_server_room import Sink, settle
+
+    async def main():
+        async with server(tmp_path, drop_grace=10) as (manager, clock):
+            created = await manager.create_room(seats=["human", "human", "heuristic"])
+            room = manager.get(created["code"])
+            _, t0 = await room.post(room.join, "ann", 0)
+            _, t1 = await room.post(room.join, "bob", 1)
+            s0, s1 = Sink(), Sink()
+            await room.post(room.attach, s0, t0, None, None)
+            await room.post(room.attach, s1, t1, None, None)
+            await settle(room, clock)
+            assert room.match is not None and not room.seats[1].auto
+            # away for 9 s, back: no 托管
+            await room.post(room.detach, s1)
+            clock.advance(9)
+            await settle(room, clock)
+            s1 = Sink()
+            await room.post(room.attach, s1, t1, None, None)
+            clock.advance(5)
+            await settle(room, clock)
+            assert not room.seats[1].auto
+            # away for good: 托管 after 10 s, and the seat is played
+            await room.post(room.detach, s1)
+            clock.advance(9.9)
+            await settle(room, clock)
+            assert not room.seats[1].auto
+            clock.advance(0.2)
+            await settle(room, clock)
+            assert room.seats[1].auto and room.seats[1].conn is None
+            # back again: 托管 ends
+            await room.post(room.attach, Sink(), t1, None, None)
+            assert not room.seats[1].auto
+    asyncio.run(main())

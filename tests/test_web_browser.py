@@ -687,6 +687,32 @@ def test_waiting_room_fills_an_open_seat_with_the_chosen_bot(server, desktop):
     assert info["seats"][1]["bot"] == "expert"
 
 
+def test_a_dropped_friend_shows_offline_at_once_and_can_be_handed_to_a_bot(server, browser):
+    """Issue 12: when a friend's browser closes, the others see 离线 at once and may hand the
+    seat to 托管 (the server does so itself after its grace)."""
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["human", "human", "heuristic"], "nickname": "甲", "hands": 1})
+    assert status == 201, room
+    _, other = http("POST", f"{server.url}/api/rooms/{room['code']}/join", {"nickname": "乙"})
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+                for _ in range(2)]
+    a, b = (c.new_page() for c in contexts)
+    try:
+        seat_page(a, server, room["code"], room["seat"], room["token"], "甲")
+        seat_page(b, server, room["code"], other["seat"], other["token"], "乙")
+        friend = a.locator(f'.seat.opp[data-seat="{other["seat"]}"] .head')
+        friend.locator(".dot.on").wait_for()
+        assert friend.locator(".badge.offline").count() == 0
+        contexts[1].close()  # the friend's browser closes
+        friend.locator(".badge.offline").wait_for()
+        assert friend.locator(".badge.offline").inner_text() == "离线"
+        friend.locator("button.to-bot").click()
+        a.wait_for_selector(".toast >> text=由机器人代打")
+    finally:
+        for c in contexts:
+            c.close()  # closing a closed context does nothing
+
+
 # --- a friend joins by the shared link ----------------------------------------------------------
 
 def test_friend_joins_by_link_full_room_and_second_tab(server, browser):

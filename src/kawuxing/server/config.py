@@ -55,7 +55,9 @@ class ServerConfig:
       I/O load), see :meth:`kawuxing.server.db.Store.open`.
     - Decisions: ``decision_seconds`` per decision and ``reserve_seconds`` of extra time per
       hand are room defaults; a room may choose within ``min_decision_seconds``..600.
-      ``auto_after`` consecutive timeouts hand the seat to a bot (托管) until the player acts.
+      ``auto_after`` consecutive timeouts hand the seat to a bot (托管) until the player acts;
+      ``drop_grace``: seconds after which a player whose connection dropped during the match
+      is played by 托管 until they reconnect (KAWUXING_DROP_GRACE).
     - ``bot_delay``: pause before a bot acts (so people can follow), varied by up to
       ``bot_jitter`` of itself either way (0.4: 0.36-0.84 s for 0.6 s; 0: always
       ``bot_delay``; clamped to 0-1), drawn the same way whatever the bot could do, R13.2;
@@ -102,6 +104,7 @@ class ServerConfig:
     reserve_seconds: float = 30.0
     min_decision_seconds: float = 3.0
     auto_after: int = 2
+    drop_grace: float = 10.0
     bot_delay: float = 0.6
     bot_jitter: float = 0.4
     claim_window: float = 0.6

@@ -110,6 +110,7 @@ class Room(Actor):
         self.opening: HandSeed | None = None if walls else first_hand_seed(rules,
                                                                            self.next_match_id)
         self.version = 0
+        self.drops: dict[int, Any] = {}  # seat -> the timer of its drop grace (托管 after it)
         self.created_at = time.time()
         self.idle_since: float | None = self.created_at  # no player connected since (epoch s)
         self.owner: str | None = None  # who made it (client IP; not stored)
@@ -126,6 +127,8 @@ class Room(Actor):
         self.pacer.cancel_all()
         await self.stop_serving(timeout)
         self.pacer.cancel_all()
+        for seat in list(self.drops):
+            self._cancel_drop(seat)
         for slot in self.seats.connected():
             slot.conn.close(code, reason)
             slot.conn = None
@@ -280,6 +283,7 @@ class Room(Actor):
         (``hand``/``last_event`` name what the client has) or the full view. Raises
         :class:`RoomError` 403 for a bad token."""
         slot = self.seats.connect(conn, token)
+        self._cancel_drop(slot.index)
         self.idle_since = None
         if self.match is not None:
             self.pacer.schedule()
@@ -292,13 +296,33 @@ class Room(Actor):
         return slot.index
 
     def detach(self, conn: Sink) -> None:
-        """A connection closed. Ignored unless it is still the seat's connection."""
+        """A connection closed. Ignored unless it is still the seat's connection. During the
+        match, the player is played by 托管 if not back within ``drop_grace`` seconds."""
+        seat = conn.seat
         if self.seats.disconnect(conn):
             if not self.seats.connected():
                 self.idle_since = time.time()
             self.sender.players()
             if self.match is not None:
+                self._cancel_drop(seat)
+                self.drops[seat] = self.clock.call_later(
+                    self.config.drop_grace, lambda: self.post_nowait(self._dropped, seat))
                 self.pacer.schedule()
+
+    def _cancel_drop(self, seat: int) -> None:
+        handle = self.drops.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _dropped(self, seat: int) -> None:
+        """``drop_grace`` after a player's connection dropped: still away, 托管 plays the seat
+        until the player is back (:meth:`attach` ends it)."""
+        self.drops.pop(seat, None)
+        slot = self.seats[seat]
+        if (slot.kind == HUMAN and slot.conn is None and not slot.auto
+                and self.match is not None and self.playing):
+            slot.auto, slot.timeouts = True, 0
+            self.pacer.schedule()
 
     # --- commands: messages ------------------------------------------------------------
     async def client_message(self, conn: Sink, msg: Any) -> None:

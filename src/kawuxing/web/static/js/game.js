@@ -501,6 +501,13 @@ export class Game {
     return r.ok;
   }
 
+  /** Hand a dropped player's seat to 托管 now (the server does it after its grace anyway). */
+  async handToBot(seat) {
+    const r = await api.seatToBot(this.code, seat, this.token);
+    toast(r.ok ? t('hand_to_bot_done', { name: playerLabel(this.s.players, seat) })
+      : t('seat_fill_failed', { message: r.error }), r.ok ? '' : 'error');
+  }
+
   async leave() {
     if (!window.confirm(t('leave_confirm'))) return;
     const r = await api.leave(this.code, this.token);
@@ -547,6 +554,7 @@ export class Game {
       rules: this.s.rules, selected: this.ui.selected, declareMode: this.ui.declareMode,
       busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: this.s.lastDiscard(),
       hintable: hintable(this.view) && !this.s.auto, hintState: this.hintState(), hint: this.s.hint,
+      toBot: (seat) => this.handToBot(seat),
     };
     // the board is drawn anew: keep the focus on the hint's controls (keyboard use), and move
     // it into the panel when the answer asked from the button comes

@@ -184,6 +184,16 @@ function seatHead(model, seat) {
     const dot = el('span', 'dot ' + (p.connected ? 'on' : 'off'));
     dot.title = p.connected ? t('online') : t('offline');
     head.appendChild(dot);
+    if (!p.connected && seat !== model.seat) {  // dropped: said at once, and a bot may take over
+      head.appendChild(el('span', 'badge offline', t('offline')));
+      if (model.toBot) {
+        const b = el('button', 'to-bot', t('hand_to_bot'));
+        b.type = 'button';
+        b.title = t('hand_to_bot_title');
+        b.addEventListener('click', () => model.toBot(seat));
+        head.appendChild(b);
+      }
+    }
   }
   return head;
 }
