@@ -713,10 +713,31 @@ def test_a_dropped_friend_shows_offline_at_once_and_can_be_handed_to_a_bot(serve
             c.close()  # closing a closed context does nothing
 
 
+def test_the_browser_language_picks_the_first_language_until_one_is_chosen(server, browser):
+    """Issue 12: with nothing chosen yet, an English browser gets the English page, a Chinese
+    one the Chinese page; a choice made on the page is kept over the browser's."""
+    for locale in ("en-US", "zh-CN"):
+        ctx = browser.new_context(locale=locale)
+        page = ctx.new_page()
+        try:
+            page.goto(server.url + "/")
+            page.wait_for_selector(".lobby")
+            lang = page.evaluate("() => document.documentElement.lang")
+            assert lang.startswith(locale[:2]), (locale, lang)
+            if locale == "en-US":
+                page.click("#btn-lang")  # the player chooses Chinese: kept on reload
+                page.reload()
+                page.wait_for_selector(".lobby")
+                assert page.evaluate("() => document.documentElement.lang").startswith("zh")
+        finally:
+            ctx.close()
+
+
 # --- a friend joins by the shared link ----------------------------------------------------------
 
 def test_friend_joins_by_link_full_room_and_second_tab(server, browser):
-    contexts = [browser.new_context(viewport={"width": 1100, "height": 760}) for _ in range(3)]
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 760}, locale="zh-CN")
+                for _ in range(3)]
     pages = [c.new_page() for c in contexts]
     watches = [Watch(p) for p in pages]
     a, b, c = pages

@@ -1,4 +1,5 @@
-// The lookup of the page's texts: the language chosen (Chinese by default, kept in localStorage),
+// The lookup of the page's texts: the language chosen (kept in localStorage; at first the
+// browser's: Chinese or English, else Chinese),
 // t(key, vars) and transferText(). The strings live in i18n/zh.js and i18n/en.js (same keys).
 // t(key, vars) fills {name} placeholders; a key missing in one language falls back to the other.
 
@@ -12,7 +13,14 @@ export const STRINGS = { zh, en };
 function initialLang() {
   const saved = getLangPref();
   if (saved === 'zh' || saved === 'en') return saved;
-  return 'zh';  // Chinese by default, whatever the browser says
+  // else the browser's languages in order: the first Chinese or English one decides
+  const wanted = typeof window !== 'undefined' && window.navigator
+    ? (window.navigator.languages || [window.navigator.language]) : [];
+  for (const tag of wanted) {
+    if (/^zh\b/i.test(tag || '')) return 'zh';
+    if (/^en\b/i.test(tag || '')) return 'en';
+  }
+  return 'zh';
 }
 
 let current = initialLang();
