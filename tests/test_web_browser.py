@@ -523,6 +523,9 @@ def test_replays_list_and_step_through(server, desktop):
     # all hands face up at the start: the dealer's 14, the others' 13
     assert page.locator(".hand .tile").count() == 14
     assert page.locator(".seat.opp .revealed .tile").count() == 26
+    # a replay has no "you": whose turn it is, by name (issue 12)
+    turn = page.locator(".compass .who").inner_text()
+    assert "你" not in turn and turn.endswith("出牌"), turn
     page.click(".replay-controls .next")
     page.keyboard.press("ArrowRight")
     assert page.locator(".replay-controls .counter").inner_text() == f"2/{steps}"

@@ -285,13 +285,16 @@ function compassEl(model) {
   } else if (view.phase === 'ended') {
     info.textContent = t('phase_ended');
   } else if (view.table) {
-    const who = view.table.seat === model.seat ? t('you') : positionLabel(view.table.seat, model.seat);
+    const who = model.readOnly ? playerName(model.players, view.table.seat)  // a replay: no "you"
+      : view.table.seat === model.seat ? t('you') : positionLabel(view.table.seat, model.seat);
     info.appendChild(el('span', 'who', `${who} ${view.table.robbing ? t('adding_kong') : t('discarded')}`));
     info.appendChild(tileEl(view.table.tile, { lang: lang(), cls: 'big' }));
   } else if (view.turn !== null && view.turn !== undefined) {
     const arrow = { me: '▼', right: '▶', left: '◀' }[position(view.turn, model.seat)];
     info.appendChild(el('span', 'arrow', arrow));
-    info.appendChild(el('span', 'who', view.turn === model.seat ? t('your_turn') : t('their_turn', { who: positionLabel(view.turn, model.seat) })));
+    const turnText = model.readOnly ? t('their_turn', { who: playerName(model.players, view.turn) })
+      : view.turn === model.seat ? t('your_turn') : t('their_turn', { who: positionLabel(view.turn, model.seat) });
+    info.appendChild(el('span', 'who', turnText));
   }
   box.appendChild(info);
   const timer = el('div', 'timer');
