@@ -531,6 +531,19 @@ def test_replays_list_and_step_through(server, desktop):
     assert page.locator(".replay-controls .counter").inner_text() == f"2/{steps}"
     page.keyboard.press("ArrowLeft")
     assert page.locator(".replay-controls .counter").inner_text() == f"1/{steps}"
+    # a language switch builds the whole page anew in English, at the same step (issue 12)
+    zh_all = page.locator(".perspective option[value=all]").inner_text()
+    page.click("#btn-lang")
+    page.wait_for_function("(t) => document.querySelector('.perspective option[value=all]')"
+                           " && document.querySelector('.perspective option[value=all]')"
+                           ".textContent !== t", arg=zh_all)
+    assert page.locator(".replay-controls .counter").inner_text() == f"1/{steps}"
+    assert page.locator(".caption").inner_text() != "" and "你" not in page.locator(
+        ".compass .who").inner_text()
+    page.click("#btn-lang")  # back to Chinese for the rest
+    page.wait_for_function("(t) => document.querySelector('.perspective option[value=all]')"
+                           "?.textContent === t", arg=zh_all)
+    assert page.locator(".replay-controls .counter").inner_text() == f"1/{steps}"
     # as seat 1 at the deal: the others' hands are hidden (until a 亮倒 shows one)
     page.keyboard.press("Home")
     page.select_option(".perspective", "1")

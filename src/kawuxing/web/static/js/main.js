@@ -36,7 +36,7 @@ function enterRoom(code) {
   location.hash = `#/room/${code}`;
 }
 
-function route() {
+function route(at = null) {
   const hash = location.hash.replace(/^#/, '') || '/';
   const parts = hash.split('/').filter(Boolean);
   const key = parts.join('/');
@@ -72,7 +72,7 @@ function route() {
   if (parts[0] === 'replay' && parts[1] && parts[2] !== undefined) {
     const entry = { kind: 'replay', key, cleanup: null };
     current = entry;
-    renderReplay(app, decodeURIComponent(parts[1]), Number(parts[2])).then((fn) => {
+    renderReplay(app, decodeURIComponent(parts[1]), Number(parts[2]), at).then((fn) => {
       if (current === entry) entry.cleanup = fn; else fn();
     });
     return;
@@ -89,8 +89,14 @@ onLangChange(() => {
   paintChrome();
   if (current && current.kind === 'lobby') renderLobby(app, { joinCode: current.joinCode || null, onEnter: enterRoom });
   if (current && current.kind === 'replays') renderReplayList(app);
+  if (current && current.kind === 'replay') {  // built anew in the language, at the same step
+    const was = window.__kwxReplay && window.__kwxReplay.state;
+    const at = was ? { step: was.step } : null;
+    cleanup();
+    route(at);
+  }
 });
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => route());
 paintChrome();
 route();

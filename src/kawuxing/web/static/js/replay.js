@@ -7,7 +7,7 @@
 import { api } from './api.js';
 import { el } from './dom.js';
 import { verifyRecord } from './fairness.js';
-import { lang, onLangChange, t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { settlementEl } from './settle.js';
 import { playerName, renderTable } from './table.js';
 import { tileName } from './tiles.js';
@@ -139,8 +139,9 @@ function asSeat(view, bottom) {
   return { ...view, seat: bottom, hand: me.revealed, drawn: me.drawn, legal: [] };
 }
 
-/** The viewer of one hand: #/replay/{match}/{number}. Returns a cleanup function. */
-export async function renderReplay(root, matchId, number) {
+/** The viewer of one hand: #/replay/{match}/{number}, at step ``at.step`` if given (the page
+ * is built anew on a language switch). Returns a cleanup function. */
+export async function renderReplay(root, matchId, number, at = null) {
   const page = el('div', 'screen replay');
   page.appendChild(el('p', 'muted', t('loading')));
   root.replaceChildren(page);
@@ -282,13 +283,11 @@ export async function renderReplay(root, matchId, number) {
     else if (e.key === ' ') { toggle(); e.preventDefault(); }
   };
   document.addEventListener('keydown', onKey);
-  const unLang = onLangChange(() => draw());
   window.__kwxReplay = { frames, go, state };
-  draw();
+  if (at && at.step) go(at.step); else draw();
   if (!steps.length) toast(t('replay_failed', { message: 'empty' }), 'error');
   return () => {
     stop();
     document.removeEventListener('keydown', onKey);
-    unLang();
   };
 }
