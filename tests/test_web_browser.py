@@ -388,7 +388,9 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     # the connection drops: it comes back by itself and resumes
     page.evaluate("() => window.__kwx.game.conn.drop()")
     page.wait_for_selector("#conn-status[data-status='waiting']")
+    page.wait_for_selector(".seat.me .head .dot.off", state="attached")  # my own dot says so
     page.wait_for_selector("#conn-status[data-status='open']", timeout=10000)
+    page.wait_for_selector(".seat.me .head .dot.on", state="attached")
     # a refused action is explained (an old version: stale)
     page.evaluate("() => window.__kwx.game.conn.send({type: 'action', id: 'test-stale', version: 0, action: [0, 'pass']})")
     page.wait_for_selector(".toast.error >> text=操作未执行")

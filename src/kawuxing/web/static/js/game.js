@@ -173,7 +173,9 @@ export class Game {
     this.connInfo = info;
     if (status !== 'open') this.ui.hintAsked = null;  // a hint asked on a dropped link is asked again
     setConnStatus(status, info);
-    if (status === 'waiting' && this.s.disconnected()) this.render();
+    const wasOpen = this.linkOpen;
+    this.linkOpen = status === 'open';
+    if ((status === 'waiting' && this.s.disconnected()) || wasOpen !== this.linkOpen) this.render();
   }
 
   onFatal(reason, message) {
@@ -555,6 +557,7 @@ export class Game {
       busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: this.s.lastDiscard(),
       hintable: hintable(this.view) && !this.s.auto, hintState: this.hintState(), hint: this.s.hint,
       toBot: (seat) => this.handToBot(seat),
+      linkOpen: this.linkOpen !== false,  // my own connection: my dot goes red when it drops
     };
     // the board is drawn anew: keep the focus on the hint's controls (keyboard use), and move
     // it into the panel when the answer asked from the button comes

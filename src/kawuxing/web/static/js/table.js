@@ -181,8 +181,10 @@ function seatHead(model, seat) {
   sc.title = t('score_title');
   head.appendChild(sc);
   if (p && p.kind === 'human') {
-    const dot = el('span', 'dot ' + (p.connected ? 'on' : 'off'));
-    dot.title = p.connected ? t('online') : t('offline');
+    // my own dot follows my link to the server, not the last players list it sent
+    const on = seat === model.seat && model.linkOpen !== undefined ? model.linkOpen : p.connected;
+    const dot = el('span', 'dot ' + (on ? 'on' : 'off'));
+    dot.title = on ? t('online') : t('offline');
     head.appendChild(dot);
     if (!p.connected && seat !== model.seat) {  // dropped: said at once, and a bot may take over
       head.appendChild(el('span', 'badge offline', t('offline')));
