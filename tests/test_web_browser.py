@@ -703,6 +703,22 @@ def test_waiting_room_fills_an_open_seat_with_the_chosen_bot(server, desktop):
     assert info["status"] == "playing"
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot"]
     assert info["seats"][1]["bot"] == "expert"
+    # 现在开局 with two open seats: each takes the bot chosen in its own menu
+    page.goto(server.url + "/")
+    page.fill("input[name=nickname]", "甲")
+    page.select_option("select[name=seat1]", "human")
+    page.select_option("select[name=seat2]", "human")
+    page.select_option("select[name=hands]", "1")
+    page.click(".create-btn")
+    page.wait_for_selector('.seat-list li[data-seat="2"] select.fill-bot option[value=random]',
+                           state="attached")
+    page.select_option('.seat-list li[data-seat="1"] select.fill-bot', "random")
+    page.select_option('.seat-list li[data-seat="2"] select.fill-bot', "heuristic:1")
+    page.click(".waiting .start-now")
+    page.wait_for_selector(".board")
+    code = page.evaluate("() => window.__kwx.game.code")
+    _, info = http("GET", f"{server.url}/api/rooms/{code}")
+    assert [s.get("bot") for s in info["seats"]][1:] == ["random", "heuristic:1"]
 
 
 def test_a_dropped_friend_shows_offline_at_once_and_can_be_handed_to_a_bot(server, browser):

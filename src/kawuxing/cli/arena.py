@@ -17,6 +17,8 @@ from ..arena import ArenaReport, check_arena_bots, run_arena
 from ..arena_chart import check_chart_path, write_chart
 from .common import err, fail, out, rules_from
 
+MAX_DEALS = 1_000_000  # each deal is six hands: more would run for days
+
 
 def _ci(ci: tuple[float, float] | None) -> str:
     return "n/a" if ci is None else f"[{ci[0]:+.3f}, {ci[1]:+.3f}]"
@@ -44,8 +46,8 @@ def arena(
     try:
         ruleset = rules_from(rules, option)
         names = check_arena_bots(names)
-        if deals < 1:
-            raise ValueError("--deals must be at least 1")
+        if not 1 <= deals <= MAX_DEALS:
+            raise ValueError(f"--deals must be from 1 to {MAX_DEALS:,}")
         if workers < 0:
             raise ValueError("--workers must be 0 (all cores) or more")
         if chart is not None:

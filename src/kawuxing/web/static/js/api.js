@@ -6,8 +6,8 @@
 import { hasText, t } from './i18n.js';
 
 // codes whose message says which part of the input was wrong: shown after the translation
-const WITH_DETAIL = new Set(['bad_rules', 'bad_seats', 'bad_walls', 'invalid', 'bad_nickname',
-  'bad_time', 'bad_entropy']);
+const WITH_DETAIL = new Set(['bad_rules', 'bad_seats', 'bad_walls', 'invalid', 'bad_time',
+  'bad_entropy']);
 
 /** The text of a failed call (exported for tests). */
 export function explain(status, data) {

@@ -10,7 +10,7 @@ import { api } from './api.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { newEntropy, verifyHand } from './fairness.js';
-import { onLangChange, t } from './i18n.js';
+import { hasText, onLangChange, t } from './i18n.js';
 import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
 import { hintable } from './hint.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
@@ -399,8 +399,9 @@ export class Game {
   renderFatal(reason, message) {
     const box = el('div', 'screen center-screen fatal');
     box.dataset.reason = reason;
-    box.appendChild(el('h2', null, t('fatal_' + reason)));
-    if (message) box.appendChild(el('p', 'muted', message));
+    const own = hasText('fatal_' + reason);
+    box.appendChild(el('h2', null, own ? t('fatal_' + reason) : reason));
+    if (message && !own) box.appendChild(el('p', 'muted', message));  // the page's own words suffice
     const row = el('div', 'buttons');
     if (reason === 'replaced') {
       const again = el('button', 'primary', t('play_here'));
@@ -443,6 +444,7 @@ export class Game {
     const open = [];
     (this.s.players || []).forEach((p, i) => {
       const li = el('li', p.kind === 'open' ? 'open' : '');
+      li.dataset.seat = i;
       li.appendChild(avatarEl(this.s.players, i));
       li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerLabel(this.s.players, i)));
       if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
@@ -459,7 +461,10 @@ export class Game {
       const now = el('button', 'primary start-now', t('start_now'));
       now.type = 'button';
       now.addEventListener('click', async () => {
-        for (const seat of open) if (!(await this.fillSeat(seat, null))) return;
+        for (const seat of open) {  // each open seat with the bot chosen in its menu
+          const pick = box.querySelector(`.seat-list li[data-seat="${seat}"] select.fill-bot`);
+          if (!(await this.fillSeat(seat, pick ? pick.value || null : null))) return;
+        }
       });
       box.appendChild(now);
     }
