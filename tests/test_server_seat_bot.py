@@ -91,10 +91,17 @@ def test_a_dropped_player_is_played_by_toguan_after_the_grace_until_back(tmp_pat
             clock.advance(9.9)
             await settle(room, clock)
             assert not room.seats[1].auto
+            assert not room.seats.public()[1]["away_bot"]
             clock.advance(0.2)
             await settle(room, clock)
             assert room.seats[1].auto and room.seats[1].conn is None
+            # the others are told: 托管 plays the dropped seat (public: they saw it drop)
+            assert room.seats.public()[1]["away_bot"] is True
+            assert s0.of("players")[-1]["players"][1]["away_bot"] is True
             # back again: 托管 ends
             await room.post(room.attach, Sink(), t1, None, None)
-            assert not room.seats[1].auto
+            assert not room.seats[1].auto and room.seats.public()[1]["away_bot"] is False
+            # 托管 of a connected seat (asked, or after timeouts) is never shown (R13)
+            room.seats[0].auto = True
+            assert room.seats.public()[0]["away_bot"] is False
     asyncio.run(main())

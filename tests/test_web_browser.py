@@ -742,6 +742,8 @@ def test_a_dropped_friend_shows_offline_at_once_and_can_be_handed_to_a_bot(serve
         assert friend.locator(".badge.offline").inner_text() == "离线"
         friend.locator("button.to-bot").click()
         a.wait_for_selector(".toast >> text=由机器人代打")
+        friend.locator(".badge.bot").wait_for()  # the seat now says 托管, and no button
+        assert friend.locator("button.to-bot").count() == 0
     finally:
         for c in contexts:
             c.close()  # closing a closed context does nothing

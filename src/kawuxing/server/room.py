@@ -274,7 +274,8 @@ class Room(Actor):
                             "seat_connected")
         if self.match is None or not self.playing:
             raise RoomError(409, "the match is not being played", "not_playing")
-        slot.auto = True
+        slot.auto, slot.away = True, True
+        self.sender.players()
         self.pacer.schedule()
 
     def attach(self, conn: Sink, token: str, hand: int | None, last_event: int | None) -> int:
@@ -319,9 +320,12 @@ class Room(Actor):
         until the player is back (:meth:`attach` ends it)."""
         self.drops.pop(seat, None)
         slot = self.seats[seat]
-        if (slot.kind == HUMAN and slot.conn is None and not slot.auto
+        # (also when 托管 already plays it after timeouts: after the grace every dropped seat
+        # shows it alike, whatever came before, R13)
+        if (slot.kind == HUMAN and slot.conn is None and not slot.away
                 and self.match is not None and self.playing):
-            slot.auto, slot.timeouts = True, 0
+            slot.auto, slot.timeouts, slot.away = True, 0, True
+            self.sender.players()
             self.pacer.schedule()
 
     # --- commands: messages ------------------------------------------------------------

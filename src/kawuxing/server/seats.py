@@ -64,6 +64,7 @@ class Slot:
     conn: Sink | None = None
     agent: Agent | None = None
     auto: bool = False
+    away: bool = False  # 托管 because the player's connection dropped (grace or a button)
     timeouts: int = 0
     reserve: float = 0.0
     ready: bool = False
@@ -72,11 +73,13 @@ class Slot:
     sent: int = 0
 
     def public(self) -> dict:
-        """What everyone may know of the seat (not whether a bot plays a human seat: a
-        timeout in a claim window would tell that the seat had a claim, R13)."""
+        """What everyone may know of the seat: not whether a bot plays a connected human
+        seat (a timeout in a claim window would tell that the seat had a claim, R13), only
+        ``away_bot``: 托管 plays it because its player dropped (which everyone saw)."""
         return {"seat": self.index, "kind": self.kind, "bot": self.bot,
                 "nickname": self.nickname, "connected": self.conn is not None,
-                "vacated": self.vacated}
+                "vacated": self.vacated,
+                "away_bot": self.conn is None and self.auto and self.away}
 
     def columns(self) -> dict:
         """The seat's stored columns (``kwx_seats`` without room code and seat number)."""
@@ -342,7 +345,7 @@ class Seats:
         if old is not None and old is not conn:
             old.send(protocol.replaced())
             old.close(protocol.CLOSE_REPLACED, "replaced by a newer connection")
-        slot.auto, slot.timeouts = False, 0
+        slot.auto, slot.timeouts, slot.away = False, 0, False
         return slot
 
     def disconnect(self, conn: Sink) -> bool:

@@ -188,7 +188,11 @@ function seatHead(model, seat) {
     head.appendChild(dot);
     if (!p.connected && seat !== model.seat) {  // dropped: said at once, and a bot may take over
       head.appendChild(el('span', 'badge offline', t('offline')));
-      if (model.toBot) {
+      if (p.away_bot) {
+        const tag = el('span', 'badge bot', t('bot_took_over'));
+        tag.title = t('hand_to_bot_title');
+        head.appendChild(tag);
+      } else if (model.toBot) {
         const b = el('button', 'to-bot', t('hand_to_bot'));
         b.type = 'button';
         b.title = t('hand_to_bot_title');
