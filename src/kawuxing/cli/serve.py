@@ -64,8 +64,14 @@ def _cannot_open(config) -> str | None:
     from ..server.db import Store
 
     async def probe() -> None:
-        store = await Store.open(config.db_url, config.db_schema, config.sqlite_synchronous,
-                                 config.sqlite_busy_ms)
+        try:
+            store = await Store.open(config.db_url, config.db_schema, config.sqlite_synchronous,
+                                     config.sqlite_busy_ms)
+        except Exception:
+            # a failed aiosqlite connection answers from its worker thread a moment later:
+            # let it find the loop still open (else it prints a traceback on the way out)
+            await asyncio.sleep(0.2)
+            raise
         await store.close()
 
     try:
