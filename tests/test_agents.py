@@ -116,6 +116,16 @@ def test_twins_are_the_same_hand_for_the_seat_only():
     assert observe(a, 0) != observe(b, 0)  # seat 0 does see the difference
 
 
+def others_play(hands: list[Hand]) -> None:
+    """Seats 0 and 2 of the twins pass every claim and discard what they draw, until seat 1
+    (:data:`TWIN_SEAT`) has to decide, so the public history stays the same in both."""
+    for h in hands:
+        while TWIN_SEAT not in h.to_act() and not h.ended:
+            seat = h.to_act()[0]
+            h.apply(Action(seat, PASS) if h.phase in (CLAIM, ROB)
+                    else Action(seat, DISCARD, h.seats[seat].drawn))
+
+
 def test_agents_choose_alike_in_twin_hands():
     """R13: seat 1 is played by the level-3 heuristic; seats 0 and 2 pass every claim and
     discard what they draw, so the public history is the same in both twins. At each of seat
@@ -140,11 +150,7 @@ def test_agents_choose_alike_in_twin_hands():
             for h in hands:
                 h.apply(chosen[0])
         else:
-            for h in hands:
-                while TWIN_SEAT not in h.to_act() and not h.ended:
-                    seat = h.to_act()[0]
-                    h.apply(Action(seat, PASS) if h.phase in (CLAIM, ROB)
-                            else Action(seat, DISCARD, h.seats[seat].drawn))
+            others_play(hands)
     # the script goes through claims (pung, pass), 亮倒 and a win, the same in both twins
     verbs = [a.verb for _, a, _ in decisions]
     assert verbs.count(PUNG) == 2 and PASS in verbs and verbs[-1] == WIN

@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_agents import TWIN_SEAT, TWINS, twin_hand
+from test_agents import TWIN_SEAT, TWINS, others_play, twin_hand
 from test_hints import run  # noqa: F401,F811  (the kawuxing hint runner fixture)
 
 from kawuxing.agents import make_agent
 from kawuxing.agents.expert import ExpertAgent, rank_actions
 from kawuxing.agents.expert.danger import discard_danger
 from kawuxing.agents.expert.table import Table
-from kawuxing.engine import CLAIM, DISCARD, PASS, ROB, Action
+from kawuxing.engine import DISCARD, Action
 from kawuxing.engine.legal import position_actions
 from kawuxing.engine.observation import Observation, observe, position_observation
 from kawuxing.melds import Meld
@@ -158,11 +158,7 @@ def test_expert_chooses_alike_in_twin_hands():
             for h in hands:
                 h.apply(chosen[0])
         else:
-            for h in hands:
-                while TWIN_SEAT not in h.to_act() and not h.ended:
-                    seat = h.to_act()[0]
-                    h.apply(Action(seat, PASS) if h.phase in (CLAIM, ROB)
-                            else Action(seat, DISCARD, h.seats[seat].drawn))
+            others_play(hands)
     assert decisions >= 10
 
 

@@ -15,6 +15,7 @@ import sqlite3
 import urllib.request
 
 import pytest
+from test_server_room import Sink, settle
 
 from kawuxing.server import protocol
 from kawuxing.server.clock import ManualClock
@@ -84,30 +85,6 @@ def test_a_locked_database_never_freezes_a_room(tmp_path):
         live = manager.get(room["code"])
         stored = srv.call(manager.store.count_actions(live.match_id))
         assert stored == sum(len(h.actions) for h in live.match.hands) >= 2
-
-
-class Sink:
-    """A connection that records what it is sent."""
-
-    def __init__(self) -> None:
-        self.seat = None
-        self.messages: list[dict] = []
-        self.closed = None
-
-    def send(self, message: dict) -> None:
-        json.dumps(message, allow_nan=False)
-        self.messages.append(message)
-
-    def close(self, code: int, reason: str = "") -> None:
-        self.closed = (code, reason)
-
-
-async def settle(room, clock) -> None:
-    for _ in range(10000):
-        await room.post(lambda: None)
-        if clock.advance(0) == 0 and room.queue.empty():
-            return
-    raise AssertionError("the room never settled")
 
 
 def test_a_timer_move_that_cannot_be_stored_is_played_again(tmp_path):

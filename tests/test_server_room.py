@@ -37,7 +37,7 @@ class Sink:
         self.closed = None
 
     def send(self, message: dict) -> None:
-        json.dumps(message)
+        json.dumps(message, allow_nan=False)  # what the server sends must be strict JSON
         self.messages.append(message)
 
     def close(self, code: int, reason: str = "") -> None:

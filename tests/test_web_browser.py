@@ -686,11 +686,16 @@ def test_waiting_room_fills_an_open_seat_with_the_chosen_bot(server, desktop):
     """Issue 12: a friend who never comes does not hold the table: the open seat's bot is
     chosen from the server's list and the match starts once no seat is open."""
     page, _ = desktop
-    page.goto(server.url + "/")
-    page.fill("input[name=nickname]", "甲")
-    page.select_option("select[name=seat1]", "human")
-    page.select_option("select[name=hands]", "1")
-    page.click(".create-btn")
+
+    def waiting_room(*friends):  # a one-hand room from the lobby, these seats left open
+        page.goto(server.url + "/")
+        page.fill("input[name=nickname]", "甲")
+        for seat in friends:
+            page.select_option(f"select[name={seat}]", "human")
+        page.select_option("select[name=hands]", "1")
+        page.click(".create-btn")
+
+    waiting_room("seat1")
     page.wait_for_selector(".waiting .seat-list li.open select.fill-bot option[value=expert]",
                            state="attached")
     assert page.locator(".waiting .start-now").is_visible()
@@ -704,12 +709,7 @@ def test_waiting_room_fills_an_open_seat_with_the_chosen_bot(server, desktop):
     assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot"]
     assert info["seats"][1]["bot"] == "expert"
     # 现在开局 with two open seats: each takes the bot chosen in its own menu
-    page.goto(server.url + "/")
-    page.fill("input[name=nickname]", "甲")
-    page.select_option("select[name=seat1]", "human")
-    page.select_option("select[name=seat2]", "human")
-    page.select_option("select[name=hands]", "1")
-    page.click(".create-btn")
+    waiting_room("seat1", "seat2")
     page.wait_for_selector('.seat-list li[data-seat="2"] select.fill-bot option[value=random]',
                            state="attached")
     page.select_option('.seat-list li[data-seat="1"] select.fill-bot', "random")
