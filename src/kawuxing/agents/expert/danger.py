@@ -135,7 +135,13 @@ def typical_multiplier(t: Table, o: int, kind: int) -> float:
 
 def flush_suit(t: Table, o: int) -> int | None:
     """The suit (0-2) concealed opponent ``o`` seems to collect for 清一色: every meld in it
-    and at least six discards, at most one of them of that suit."""
+    and at least six discards, at most one of them of that suit (once per decision)."""
+    if o not in t.flush_suits:
+        t.flush_suits[o] = _flush_suit(t, o)
+    return t.flush_suits[o]
+
+
+def _flush_suit(t: Table, o: int) -> int | None:
     obs = t.obs
     melds = [tile for _, tile in obs.melds[o] if tile is not None]
     if not melds or any(m >= DRAGON_BASE for m in melds) or len({m // 9 for m in melds}) != 1:

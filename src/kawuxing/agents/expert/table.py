@@ -86,6 +86,7 @@ class Table:
         self.opponents = ((obs.seat + 1) % 3, (obs.seat + 2) % 3)
         self.declared = obs.declared
         self.piao = tuple(p or 0 for p in obs.piao)
+        self.flush_suits: dict[int, int | None] = {}  # opponent -> suit it collects (danger)
         self.ready = {}
         hazard = 0.0
         for o in self.opponents:
