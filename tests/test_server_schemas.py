@@ -12,7 +12,7 @@ from importlib import resources
 import pytest
 
 from kawuxing.agents import bot_help, make_agent
-from kawuxing.rules import PRESETS, RuleSet, RulesError
+from kawuxing.rules import ALL_PRESETS, RuleSet, RulesError
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import ServerThread, http
 
@@ -106,7 +106,7 @@ def test_rules_every_served_value_is_accepted(rules):
 def test_rules_presets_are_the_toml_files(rules):
     """Each preset (RULES.md Presets) is served with exactly its TOML file's options, and
     those options rebuild the preset."""
-    assert list(rules["presets"]) == list(PRESETS) and rules["default_preset"] == "standard"
+    assert list(rules["presets"]) == list(ALL_PRESETS) and rules["default_preset"] == "standard"
     for name, preset in rules["presets"].items():
         text = resources.files("kawuxing").joinpath("presets", f"{name}.toml").read_text("utf-8")
         assert preset["options"] == tomllib.loads(text)

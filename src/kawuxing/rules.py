@@ -21,7 +21,10 @@ from typing import Any
 
 from .patterns import BY_NAME
 
-PRESETS = ("standard", "capped", "flat8", "strict", "app")
+PRESETS = ("standard", "capped", "flat8", "strict", "app", "server_common")
+# VARIANTS.md "Presets": the towns' own, each a preset too
+TOWNS = ("xiangyang", "xiaogan", "suizhou", "shiyan", "yicheng", "yingcheng", "yunmeng", "zaoyang")
+ALL_PRESETS = PRESETS + TOWNS
 MAX_MULTIPLIER = 1 << 16  # a cap above any product of R9.1 patterns (so: no cap) is refused
 MAX_BASE = 10_000  # 底金 in units; keeps every score an exact number in JSON clients
 DEFAULT_PRESET = "standard"
@@ -34,6 +37,7 @@ INTEGER_OR_NULL = "integer_or_null"  # a whole number, or null (none)
 INTEGER_LIST = "integer_list"  # a list of whole numbers
 SUIT_PAIR = "suit_pair"  # two different suit letters of m/p/s, any order (kept in m-p-s order)
 PATTERN_CAPS = "pattern_caps"  # an object: R9.1 pattern name -> positive whole number
+CHOICE = "choice"  # one of ``choices``, which mix JSON types (R9.15: "off", 16, 32)
 
 OPTION_META = "kawuxing.option"  # the key of a RuleSet field's metadata holding its Option
 
@@ -44,7 +48,7 @@ class Option:
 
     - ``rule``: the RULES.md rule that defines it (``"R9.5"``).
     - ``type``: one of ``boolean``, ``string``, ``integer``, ``integer_or_null``,
-      ``integer_list``, ``suit_pair``, ``pattern_caps`` (see the module constants).
+      ``integer_list``, ``suit_pair``, ``pattern_caps``, ``choice`` (see the module constants).
     - ``choices``: every accepted value, the default first (empty: any value of ``type`` within
       ``minimum``/``maximum``/``max_items``).
     - ``minimum``/``maximum``: bounds of a number, or of each number of a list;
@@ -92,17 +96,41 @@ class RuleSet:
     suits: tuple[str, str] = _option(
         ("p", "s"), "R1.1", SUIT_PAIR, choices=(("p", "s"), ("m", "p"), ("m", "s")))
     first_dealer: str = _option("random", "R2.1", STRING, choices=("random", "seat0"))
-    draw_dealer: str = _option("stay", "R2.2", STRING, choices=("stay", "declarer"))
+    draw_dealer: str = _option("stay", "R2.2", STRING,
+                               choices=("stay", "declarer", "last_drawer", "cha_jiao_payer"))
     double_win: bool = _option(True, "R4.3", BOOLEAN, choices=(True, False))  # 一炮双响
     concealed_kong_visible: bool = _option(False, "R6.1", BOOLEAN, choices=(False, True))
     direct_kong_pay: int = _option(2, "R6.3", INTEGER, choices=(2, 1))
+    # R6.7 不可擦炮炮子: no 补杠 with a tile that is another declared player's current wait
+    added_kong_on_declared_wait: str = _option(
+        "allowed", "R6.7", STRING, choices=("allowed", "forbidden", "forbidden_undeclared"))
     min_multiplier_discard_win: int = _option(2, "R7.3", INTEGER, choices=(2, 1))
     robbing_kong: bool = _option(True, "R7.4", BOOLEAN, choices=(True, False))
     missed_win_exception: str = _option("bigger", "R7.5", STRING, choices=("bigger", "none"))
+    min_multiplier_counts_discarder_declared: bool = _option(False, "R7.6", BOOLEAN,
+                                                             choices=(False, True))
+    min_multiplier_self_draw: int = _option(1, "R7.7", INTEGER, choices=(1, 2))  # 2番起胡
     mutual_declared: str = _option("double", "R8.5", STRING, choices=("double", "single"))
     declare_hide_triplets: bool = _option(False, "R8.6", BOOLEAN, choices=(False, True))
     feeding_declared: str = _option("allowed", "R8.7", STRING,
                                     choices=("allowed", "forbidden_if_safe_tile"))
+    liang_dao_doubling: str = _option("winner", "R8.8", STRING,
+                                      choices=("winner", "either", "each"))  # 亮倒输赢翻倍
+    bao_hu: str = _option("double", "R8.9", STRING, choices=("double", "none"))  # 包胡
+    bao_hu_cap: str = _option("per_share", "R8.10", STRING, choices=("per_share", "total"))
+    declare_show: str = _option("all", "R8.11", STRING, choices=("all", "waiting_part"))  # 部分亮
+    hide_triplet_test: str = _option("same_waits", "R8.12", STRING,
+                                     choices=("same_waits", "still_ready"))
+    declare_min_wall: int = _option(0, "R8.13", INTEGER, choices=(0, 12))  # 剩12张不可亮
+    declare_requires_concealed: bool = _option(False, "R8.14", BOOLEAN,
+                                               choices=(False, True))  # 门清才能亮
+    declare_discard_feeds: str = _option("allowed", "R8.15", STRING,
+                                         choices=("allowed", "forbidden"))
+    declared_kong: str = _option("waits_unchanged", "R8.16", STRING,
+                                 choices=("waits_unchanged", "hidden_triplets_only"))
+    declared_must_win: bool = _option(False, "R8.17", BOOLEAN, choices=(False, True))  # 亮倒必胡
+    pass_win_doubles: bool = _option(False, "R8.18", BOOLEAN, choices=(False, True))  # 过胡翻番
+    declared_auto_kong: bool = _option(False, "R8.19", BOOLEAN, choices=(False, True))  # 杀马
     an_si_gui_on_discard: bool = _option(True, "R9.1", BOOLEAN, choices=(True, False))
     three_quad_seven_pairs: int = _option(32, "R9.1", INTEGER, choices=(32, 16), offered=())
     last_discard_bonus: bool = _option(False, "R9.1", BOOLEAN, choices=(False, True))
@@ -114,14 +142,58 @@ class RuleSet:
     cap_exceptions: dict[str, int] = _option(None, "R9.5", PATTERN_CAPS, minimum=1,
                                              maximum=MAX_MULTIPLIER, offered=(), factory=dict)
     cap_excludes_declare: bool = _option(False, "R9.6", BOOLEAN, choices=(False, True))
-    base: int = _option(1, "R9.7", INTEGER, minimum=1, maximum=MAX_BASE, offered=())  # 底金
+    base: int = _option(1, "R9.7", INTEGER, minimum=1, maximum=MAX_BASE,
+                        offered=(1, 2, 5))  # 底金 (R18.1)
+    si_gui_channel: str = _option("off", "R9.8", STRING,
+                                  choices=("off", "full", "full_once", "half"))  # 全频道/半频道
+    flush_four_bonus: str = _option("off", "R9.9", STRING, choices=("off", "x2_each"))  # 见四乘二
+    ka_wu_xing_value: int = _option(2, "R9.10", INTEGER, choices=(2, 4))  # 卡五星×4
+    peng_peng_value: int = _option(2, "R9.11", INTEGER, choices=(2, 4))  # 碰碰胡×4
+    kong_win_value: int = _option(2, "R9.12", INTEGER, choices=(2, 4))  # 杠上花/杠上炮×4
+    kong_win_value_includes_robbing: bool = _option(False, "R9.13", BOOLEAN,
+                                                    choices=(False, True))
+    seven_pairs_values: str = _option("standard", "R9.14", STRING,
+                                      choices=("standard", "steep", "doubled"))
+    san_yuan_seven_pairs: str | int = _option("off", "R9.15", CHOICE,
+                                              choices=("off", 16, 32))  # 三元七对
+    shou_zhua_yi_value: int = _option(4, "R9.16", INTEGER, choices=(4, 2))  # 手抓一
+    shou_zhua_yi_with_peng_peng: str = _option("combine", "R9.17", STRING,
+                                               choices=("combine", "exclusive"))
+    kong_chain_win_bonus: bool = _option(False, "R9.18", BOOLEAN, choices=(False, True))
     draw_compensation: str = _option("per_declarer", "R10.2", STRING,
-                                     choices=("per_declarer", "first_declarer", "none"))
+                                     choices=("per_declarer", "first_declarer", "none",
+                                              "first_declarer_2", "cha_jiao", "cha_jiao_flat"))
+    cha_jiao_declared_pays: str = _option(
+        "always", "R10.4", STRING, choices=("always", "all_ready_only", "first_declarer_all_ready"))
+    cha_jiao_doubling: str = _option("r8_8", "R10.5", STRING, choices=("r8_8", "none"))
+    cha_jiao_extras: str = _option("none", "R10.6", STRING, choices=("none", "piao_and_kan"))
     piao_choices: tuple[int, ...] = _option((), "R11.1", INTEGER_LIST, minimum=0, maximum=1000,
                                             max_items=10, offered=((), (0, 1, 2, 5)))
+    piao_mode: str = _option("each_hand", "R11.2", STRING,
+                             choices=("each_hand", "first_hand", "fixed"))  # 每局选漂/首局定漂/固定漂
+    piao_fixed: int = _option(1, "R11.3", INTEGER, minimum=1, maximum=1000, offered=(1, 2, 3, 5))
+    piao_times_base: bool = _option(False, "R11.4", BOOLEAN, choices=(False, True))
+    piao_bao_hu: str = _option("once", "R11.5", STRING, choices=("once", "per_share"))
     # a room form asks for it as the number of hands of the match
     hands_per_match: int = _option(8, "R12.1", INTEGER, minimum=1,
                                    offered=(1, 2, 4, 8, 12, 16))
+    horse_buy: str = _option("off", "R14.1", STRING,
+                             choices=("off", "self_draw", "declared_self_draw"))  # 买马
+    horse_kind: str = _option("one", "R14.2", STRING, choices=("one", "six", "one_plus_one"))
+    horse_from: str = _option("next", "R14.3", STRING, choices=("next", "far_end"))
+    shu_kan: str = _option("off", "R15.1", STRING, choices=("off", "on"))  # 数坎
+    shu_kan_triplets: str = _option("kinds", "R15.2", STRING, choices=("kinds", "reading"))
+    shu_kan_discard_triplet: str = _option("counts", "R15.3", STRING,
+                                           choices=("counts", "not_counted"))
+    shu_kan_seven_pairs: int | str = _option(0, "R15.4", CHOICE, choices=(0, "fours"))
+    pao_qia_mo_ba: str = _option("off", "R16.1", STRING, choices=("off", "on"))  # 跑恰摸八
+    ba_count: str = _option("all_tiles", "R16.2", STRING,
+                            choices=("all_tiles", "per_suit", "concealed"))
+    shang_lou: str = _option("off", "R17.1", STRING,
+                             choices=("off", "dice_doubles", "after_draw"))  # 上楼
+    shang_lou_scope: str = _option("hand_value", "R17.2", STRING,
+                                   choices=("hand_value", "everything"))
+    extras_times_base: bool = _option(True, "R18.2", BOOLEAN, choices=(True, False))
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -151,7 +223,7 @@ class RuleSet:
                                  f"number 1-{MAX_MULTIPLIER}")
         if _positive_int(self.base) and self.base > MAX_BASE:
             raise RulesError(f"option base: {self.base!r} must be a whole number 1-{MAX_BASE}")
-        for name in ("base", "hands_per_match"):
+        for name in ("base", "hands_per_match", "piao_fixed"):
             if not _positive_int(getattr(self, name)):
                 raise RulesError(f"option {name}: {getattr(self, name)!r} must be a positive "
                                  "integer")
@@ -168,6 +240,12 @@ class RuleSet:
             raise RulesError(f"option piao_choices: at most {limit.max_items} choices of at most "
                              f"{limit.maximum} each (R11.1), got {len(piao)}")
         object.__setattr__(self, "piao_choices", piao)
+        if self.piao_fixed > _SPECS["piao_fixed"].maximum:
+            raise RulesError(f"option piao_fixed: {self.piao_fixed!r} must be a whole number "
+                             f"1-{_SPECS['piao_fixed'].maximum} (R11.3)")
+        if self.pass_win_doubles and self.declared_must_win:
+            raise RulesError("option pass_win_doubles: true needs declared_must_win false "
+                             "(R8.18: a declared player who must win never passes one)")
 
     def __hash__(self) -> int:
         return hash(json.dumps(self.to_dict(), sort_keys=True))
@@ -231,11 +309,34 @@ def option_specs() -> dict[str, Option]:
 
 
 def preset_overrides(name: str) -> dict[str, object]:
-    """The options preset ``name`` sets (its ``presets/NAME.toml``, a fresh dict each call).
+    """The options preset ``name`` sets over the defaults (a fresh dict each call).
+
+    A preset is ``presets/NAME.toml``: option values, an optional ``extends = "OTHER"`` (a town
+    preset is ``server_common`` plus its own row, VARIANTS.md "Presets") whose options it
+    overrides, and an optional ``[town]`` table (:func:`preset_town`), which is not an option.
+    Raises :class:`RulesError` for an unknown preset."""
+    data = _preset_file(name)
+    data.pop("town", None)
+    parent = data.pop("extends", None)
+    options = preset_overrides(parent) if parent else {}
+    options.update(data)
+    return options
+
+
+def preset_town(name: str) -> dict[str, object] | None:
+    """A town preset's ``[town]`` table: ``{"name": "襄阳", "alternatives": {option: [values]}}``
+    (the values a room there may also pick, VARIANTS.md "selectable"); None for other presets.
 
     Raises :class:`RulesError` for an unknown preset."""
-    if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+    town = _preset_file(name).get("town")
+    if town is None:
+        return None
+    return {"name": town["name"], "alternatives": dict(town.get("alternatives", {}))}
+
+
+def _preset_file(name: str) -> dict[str, object]:
+    if name not in ALL_PRESETS:
+        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(ALL_PRESETS)}")
     text = resources.files("kawuxing").joinpath("presets", f"{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
 
@@ -271,16 +372,18 @@ def rules_schema() -> dict[str, object]:
 
         {"options": [option_schema(name), ...],          # RuleSet field order
          "presets": {NAME: {"options": {...}, "label": "preset_NAME",
-                            "help": "preset_help_NAME"}, ...},   # PRESETS order
+                            "help": "preset_help_NAME",
+                            "town": preset_town(NAME)}, ...},    # ALL_PRESETS order
          "default_preset": "standard",
          "patterns": [R9.1 pattern names]}               # the keys cap_exceptions takes
 
-    A preset's ``options`` are exactly its TOML file's (what it changes from the defaults).
+    A preset's ``options`` are what it changes from the defaults (its ``extends`` included).
     """
     return {
         "options": [option_schema(name) for name in _SPECS],
         "presets": {name: {"options": preset_overrides(name), "label": f"preset_{name}",
-                           "help": f"preset_help_{name}"} for name in PRESETS},
+                           "help": f"preset_help_{name}", "town": preset_town(name)}
+                    for name in ALL_PRESETS},
         "default_preset": DEFAULT_PRESET,
         "patterns": list(BY_NAME),
     }

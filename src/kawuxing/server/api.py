@@ -30,7 +30,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..records import replay_frames
-from ..rules import DEFAULT_PRESET, PRESETS, rules_schema
+from ..rules import ALL_PRESETS, DEFAULT_PRESET, rules_schema
 from .guard import client_ip
 from .room import HUMAN
 
@@ -41,8 +41,8 @@ class CreateRoom(BaseModel):
     """Body of ``POST /api/rooms``."""
 
     model_config = ConfigDict(extra="forbid")
-    preset: str = Field(DEFAULT_PRESET, description=f"{', '.join(PRESETS[:-1])} or {PRESETS[-1]} "
-                                                    "(GET /api/rules)")
+    preset: str = Field(DEFAULT_PRESET, description=f"{', '.join(ALL_PRESETS[:-1])} or "
+                                                    f"{ALL_PRESETS[-1]} (GET /api/rules)")
     options: dict[str, Any] = Field(default_factory=dict,
                                     description="rule option overrides (RULES.md), e.g. "
                                                 '{"cap": 16}')
