@@ -1,4 +1,5 @@
-"""Rule sets (RULES.md, every option with its default; the Presets table; R9.5 presets)."""
+"""Rule sets (RULES.md and VARIANTS.md: every option with its default; both Presets tables,
+the town presets with their alternatives; R9.5 presets)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 
 import pytest
 
-from kawuxing.rules import (PRESETS, RuleSet, RulesError, option_schema, option_specs,
-                            parse_option, rules_schema, value_label_key)
+from kawuxing.rules import (ALL_PRESETS, PRESETS, TOWNS, RuleSet, RulesError, option_schema,
+                            option_specs, parse_option, preset_town, rules_schema,
+                            value_label_key)
 
-# RULES.md: every option and its default, with the rule that defines it.
+# RULES.md and VARIANTS.md: every option and its default (VARIANTS.md: "(default)", the first
+# value), in field order, with the rule that defines it.
 DEFAULTS = {
     "suits": ["p", "s"],  # R1.1
     "first_dealer": "random",  # R2.1
@@ -18,12 +21,27 @@ DEFAULTS = {
     "double_win": True,  # R4.3
     "concealed_kong_visible": False,  # R6.1
     "direct_kong_pay": 2,  # R6.3
+    "added_kong_on_declared_wait": "allowed",  # R6.7
     "min_multiplier_discard_win": 2,  # R7.3
     "robbing_kong": True,  # R7.4
     "missed_win_exception": "bigger",  # R7.5
+    "min_multiplier_counts_discarder_declared": False,  # R7.6
+    "min_multiplier_self_draw": 1,  # R7.7
     "mutual_declared": "double",  # R8.5
     "declare_hide_triplets": False,  # R8.6
     "feeding_declared": "allowed",  # R8.7
+    "liang_dao_doubling": "winner",  # R8.8
+    "bao_hu": "double",  # R8.9
+    "bao_hu_cap": "per_share",  # R8.10
+    "declare_show": "all",  # R8.11
+    "hide_triplet_test": "same_waits",  # R8.12
+    "declare_min_wall": 0,  # R8.13
+    "declare_requires_concealed": False,  # R8.14
+    "declare_discard_feeds": "allowed",  # R8.15
+    "declared_kong": "waits_unchanged",  # R8.16
+    "declared_must_win": False,  # R8.17
+    "pass_win_doubles": False,  # R8.18
+    "declared_auto_kong": False,  # R8.19
     "an_si_gui_on_discard": True,  # R9.1
     "three_quad_seven_pairs": 32,  # R9.1
     "last_discard_bonus": False,  # R9.1
@@ -31,10 +49,40 @@ DEFAULTS = {
     "cap": None,  # R9.5
     "cap_exceptions": {},  # R9.5
     "cap_excludes_declare": False,  # R9.6
-    "base": 1,  # R9.7
-    "draw_compensation": "per_declarer",  # R10.2
+    "base": 1,  # R9.7 (R18.1)
+    "si_gui_channel": "off",  # R9.8
+    "flush_four_bonus": "off",  # R9.9
+    "ka_wu_xing_value": 2,  # R9.10
+    "peng_peng_value": 2,  # R9.11
+    "kong_win_value": 2,  # R9.12
+    "kong_win_value_includes_robbing": False,  # R9.13
+    "seven_pairs_values": "standard",  # R9.14
+    "san_yuan_seven_pairs": "off",  # R9.15
+    "shou_zhua_yi_value": 4,  # R9.16
+    "shou_zhua_yi_with_peng_peng": "combine",  # R9.17
+    "kong_chain_win_bonus": False,  # R9.18
+    "draw_compensation": "per_declarer",  # R10.2 (R10.3)
+    "cha_jiao_declared_pays": "always",  # R10.4
+    "cha_jiao_doubling": "r8_8",  # R10.5
+    "cha_jiao_extras": "none",  # R10.6
     "piao_choices": [],  # R11.1
+    "piao_mode": "each_hand",  # R11.2
+    "piao_fixed": 1,  # R11.3
+    "piao_times_base": False,  # R11.4
+    "piao_bao_hu": "once",  # R11.5
     "hands_per_match": 8,  # R12.1
+    "horse_buy": "off",  # R14.1
+    "horse_kind": "one",  # R14.2
+    "horse_from": "next",  # R14.3
+    "shu_kan": "off",  # R15.1
+    "shu_kan_triplets": "kinds",  # R15.2
+    "shu_kan_discard_triplet": "counts",  # R15.3
+    "shu_kan_seven_pairs": 0,  # R15.4
+    "pao_qia_mo_ba": "off",  # R16.1
+    "ba_count": "all_tiles",  # R16.2
+    "shang_lou": "off",  # R17.1
+    "shang_lou_scope": "hand_value",  # R17.2
+    "extras_times_base": True,  # R18.2
 }
 
 # RULES.md "Presets": exactly what each preset changes from the defaults.
@@ -48,25 +96,140 @@ PRESET_DIFFS = {
     "app": {"piao_choices": [0, 1, 2, 5]},
 }
 
+# VARIANTS.md "Presets": server_common, and each town with a server = server_common + its row
+# ("differs from `standard`"); 云梦 = standard, 枣阳 = capped.
+SERVER_COMMON = {
+    "liang_dao_doubling": "either", "min_multiplier_counts_discarder_declared": True,
+    "declare_hide_triplets": True, "hide_triplet_test": "still_ready",
+    "declare_discard_feeds": "forbidden", "declared_kong": "hidden_triplets_only",
+    "declared_must_win": True, "added_kong_on_declared_wait": "forbidden",
+    "piao_bao_hu": "per_share",
+}
+DRAGON_PAIRS_16 = {"双龙七对": 16, "三龙七对": 16}
+PRESET_DIFFS |= {
+    "server_common": SERVER_COMMON,
+    "xiangyang": SERVER_COMMON | {"si_gui_channel": "full", "draw_compensation": "first_declarer",
+                                  "mutual_declared": "single", "cap": 8,
+                                  "cap_exceptions": DRAGON_PAIRS_16},
+    "xiaogan": SERVER_COMMON | {"shu_kan": "on", "si_gui_channel": "half",
+                                "draw_compensation": "cha_jiao", "bao_hu": "none",
+                                "flush_four_bonus": "x2_each", "ka_wu_xing_value": 4,
+                                "peng_peng_value": 4, "kong_win_value": 4, "cap": 16},
+    # horse_kind one is its default: no difference
+    "suizhou": SERVER_COMMON | {"horse_buy": "declared_self_draw", "declare_show": "waiting_part",
+                                "si_gui_channel": "half", "draw_compensation": "cha_jiao_flat",
+                                "cha_jiao_declared_pays": "first_declarer_all_ready",
+                                "declared_auto_kong": True, "bao_hu": "none", "cap": 8,
+                                "cap_exceptions": DRAGON_PAIRS_16},
+    "shiyan": SERVER_COMMON | {"ka_wu_xing_value": 4, "shang_lou": "dice_doubles",
+                               "si_gui_channel": "full", "draw_compensation": "first_declarer_2",
+                               "cap": 8},
+    "yicheng": SERVER_COMMON | {"pao_qia_mo_ba": "on", "si_gui_channel": "half",
+                                "draw_compensation": "cha_jiao", "bao_hu": "none"},
+    # bao_hu unset (U4): the default
+    "yingcheng": SERVER_COMMON | {"cap": 8, "si_gui_channel": "half",
+                                  "draw_compensation": "cha_jiao", "draw_dealer": "cha_jiao_payer",
+                                  "min_multiplier_self_draw": 2, "declare_min_wall": 12,
+                                  "flush_four_bonus": "x2_each",
+                                  "shou_zhua_yi_with_peng_peng": "exclusive"},
+    "yunmeng": {},
+    "zaoyang": {"cap": 8, "cap_exceptions": DRAGON_PAIRS_16},
+}
+
+# VARIANTS.md "Presets": each town's name and its "selectable" column (option -> the values a
+# room there may also pick)
+TOWN_TABLES = {
+    "xiangyang": ("襄阳", {"si_gui_channel": ["half"], "draw_compensation": ["cha_jiao"],
+                         "bao_hu_cap": ["total"]}),
+    "xiaogan": ("孝感", {"liang_dao_doubling": ["each"], "ka_wu_xing_value": [2],
+                       "peng_peng_value": [2], "kong_win_value": [2],
+                       "declare_requires_concealed": [True],
+                       "cha_jiao_declared_pays": ["all_ready_only"], "cha_jiao_doubling": ["none"]}),
+    "suizhou": ("随州", {"horse_buy": ["self_draw"], "horse_kind": ["six", "one_plus_one"],
+                       "draw_compensation": ["cha_jiao"], "declare_min_wall": [12],
+                       "declare_show": ["all"]}),
+    "shiyan": ("十堰", {"shang_lou": ["after_draw", "off"], "shang_lou_scope": ["everything"],
+                      "si_gui_channel": ["half"], "draw_compensation": ["cha_jiao"],
+                      "bao_hu_cap": ["total"]}),
+    "yicheng": ("宜城", {"draw_compensation": ["first_declarer"], "horse_kind": ["one_plus_one"],
+                       "ba_count": ["per_suit", "concealed"]}),
+    "yingcheng": ("应城", {"liang_dao_doubling": ["each"], "shu_kan": ["on"],
+                         "shu_kan_triplets": ["reading"],
+                         "shu_kan_discard_triplet": ["not_counted"], "pass_win_doubles": [True],
+                         "declared_must_win": [False], "ka_wu_xing_value": [4],
+                         "peng_peng_value": [4], "kong_win_value": [4],
+                         "piao_mode": ["first_hand"], "piao_times_base": [True],
+                         "cha_jiao_extras": ["piao_and_kan"]}),
+    "yunmeng": ("云梦", {}),
+    "zaoyang": ("枣阳", {}),
+}
+
 # option -> (every allowed value per RULES.md, a bad value)
 CHOICES = {
     "first_dealer": (["random", "seat0"], "east"),  # R2.1
-    "draw_dealer": (["stay", "declarer"], "winner"),  # R2.2
+    "draw_dealer": (["stay", "declarer", "last_drawer", "cha_jiao_payer"], "winner"),  # R2.2-3
     "double_win": ([True, False], 1),  # R4.3 (1 is not a boolean)
     "concealed_kong_visible": ([False, True], "no"),  # R6.1
     "direct_kong_pay": ([2, 1], 3),  # R6.3
+    "added_kong_on_declared_wait": (["allowed", "forbidden", "forbidden_undeclared"],
+                                    "never"),  # R6.7
     "min_multiplier_discard_win": ([2, 1], 4),  # R7.3
     "robbing_kong": ([True, False], "true"),  # R7.4
     "missed_win_exception": (["bigger", "none"], None),  # R7.5
+    "min_multiplier_counts_discarder_declared": ([False, True], "true"),  # R7.6
+    "min_multiplier_self_draw": ([1, 2], 3),  # R7.7
     "mutual_declared": (["double", "single"], "triple"),  # R8.5
     "declare_hide_triplets": ([False, True], 0),  # R8.6
     "feeding_declared": (["allowed", "forbidden_if_safe_tile"], "forbidden"),  # R8.7
+    "liang_dao_doubling": (["winner", "either", "each"], "both"),  # R8.8
+    "bao_hu": (["double", "none"], "single"),  # R8.9
+    "bao_hu_cap": (["per_share", "total"], "each"),  # R8.10
+    "declare_show": (["all", "waiting_part"], "half"),  # R8.11
+    "hide_triplet_test": (["same_waits", "still_ready"], "ready"),  # R8.12
+    "declare_min_wall": ([0, 12], 8),  # R8.13
+    "declare_requires_concealed": ([False, True], 1),  # R8.14
+    "declare_discard_feeds": (["allowed", "forbidden"], "never"),  # R8.15
+    "declared_kong": (["waits_unchanged", "hidden_triplets_only"], "none"),  # R8.16
+    "declared_must_win": ([False, True], "yes"),  # R8.17
+    "pass_win_doubles": ([False, True], 0),  # R8.18
+    "declared_auto_kong": ([False, True], "on"),  # R8.19
     "an_si_gui_on_discard": ([True, False], "false"),  # R9.1
     "three_quad_seven_pairs": ([32, 16], 64),  # R9.1
     "last_discard_bonus": ([False, True], 2),  # R9.1
     "si_gui_in_hand": (["flush", "any_pattern", "win_tile_only"], "always"),  # R9.4
     "cap_excludes_declare": ([False, True], "yes"),  # R9.6
-    "draw_compensation": (["per_declarer", "first_declarer", "none"], "all"),  # R10.2
+    "si_gui_channel": (["off", "full", "full_once", "half"], "quarter"),  # R9.8
+    "flush_four_bonus": (["off", "x2_each"], "x2"),  # R9.9
+    "ka_wu_xing_value": ([2, 4], 3),  # R9.10
+    "peng_peng_value": ([2, 4], 8),  # R9.11
+    "kong_win_value": ([2, 4], "4"),  # R9.12
+    "kong_win_value_includes_robbing": ([False, True], None),  # R9.13
+    "seven_pairs_values": (["standard", "steep", "doubled"], "flat"),  # R9.14
+    "san_yuan_seven_pairs": (["off", 16, 32], "16"),  # R9.15 (the string "16" is not 16)
+    "shou_zhua_yi_value": ([4, 2], 8),  # R9.16
+    "shou_zhua_yi_with_peng_peng": (["combine", "exclusive"], "both"),  # R9.17
+    "kong_chain_win_bonus": ([False, True], 2),  # R9.18
+    "draw_compensation": (["per_declarer", "first_declarer", "none", "first_declarer_2",
+                           "cha_jiao", "cha_jiao_flat"], "all"),  # R10.2, R10.3
+    "cha_jiao_declared_pays": (["always", "all_ready_only", "first_declarer_all_ready"],
+                               "never"),  # R10.4
+    "cha_jiao_doubling": (["r8_8", "none"], "R8.8"),  # R10.5
+    "cha_jiao_extras": (["none", "piao_and_kan"], "piao"),  # R10.6
+    "piao_mode": (["each_hand", "first_hand", "fixed"], "once"),  # R11.2
+    "piao_times_base": ([False, True], "no"),  # R11.4
+    "piao_bao_hu": (["once", "per_share"], "twice"),  # R11.5
+    "horse_buy": (["off", "self_draw", "declared_self_draw"], "discard"),  # R14.1
+    "horse_kind": (["one", "six", "one_plus_one"], "two"),  # R14.2
+    "horse_from": (["next", "far_end"], "last"),  # R14.3
+    "shu_kan": (["off", "on"], True),  # R15.1
+    "shu_kan_triplets": (["kinds", "reading"], "all"),  # R15.2
+    "shu_kan_discard_triplet": (["counts", "not_counted"], "no"),  # R15.3
+    "shu_kan_seven_pairs": ([0, "fours"], "0"),  # R15.4
+    "pao_qia_mo_ba": (["off", "on"], 1),  # R16.1
+    "ba_count": (["all_tiles", "per_suit", "concealed"], "suit"),  # R16.2
+    "shang_lou": (["off", "dice_doubles", "after_draw"], "on"),  # R17.1
+    "shang_lou_scope": (["hand_value", "everything"], "all"),  # R17.2
+    "extras_times_base": ([True, False], "true"),  # R18.2
 }
 
 
@@ -83,14 +246,45 @@ def test_default_constructors_agree():
 
 
 def test_presets_list():
-    """RULES.md Presets: exactly five presets."""
-    assert set(PRESETS) == set(PRESET_DIFFS)
+    """RULES.md Presets: five presets; VARIANTS.md Presets: server_common and eight towns."""
+    assert set(PRESETS) == {"standard", "capped", "flat8", "strict", "app", "server_common"}
+    assert TOWNS == ("xiangyang", "xiaogan", "suizhou", "shiyan", "yicheng", "yingcheng",
+                     "yunmeng", "zaoyang")
+    assert ALL_PRESETS == PRESETS + TOWNS and set(ALL_PRESETS) == set(PRESET_DIFFS)
+
+
+@pytest.mark.parametrize("name", TOWNS)
+def test_town_name_and_alternatives(name):
+    """VARIANTS.md Presets: each town preset names its town and the values a room there may
+    also pick ("selectable"); other presets have no town."""
+    town, alternatives = TOWN_TABLES[name]
+    assert preset_town(name) == {"name": town, "alternatives": alternatives}
+    for option, values in alternatives.items():
+        for value in values:  # R8.18 pass_win_doubles true needs R8.17 declared_must_win false
+            extra = {"declared_must_win": False} if option == "pass_win_doubles" else {}
+            rules = RuleSet.preset(name, **{option: value}, **extra)
+            assert getattr(rules, option) == value
+    for other in PRESETS:
+        assert preset_town(other) is None
+    with pytest.raises(RulesError, match="unknown preset 'wuhan'"):
+        preset_town("wuhan")
+
+
+def test_pass_win_doubles_needs_declared_must_win_off():
+    """R8.18: 过胡翻番 needs R8.17 亮倒必胡 off; server_common has it on."""
+    assert RuleSet(pass_win_doubles=True).pass_win_doubles is True
+    with pytest.raises(RulesError, match="option pass_win_doubles: true needs "
+                                         "declared_must_win false"):
+        RuleSet.preset("server_common", pass_win_doubles=True)
+    rules = RuleSet.preset("yingcheng", pass_win_doubles=True, declared_must_win=False)
+    assert (rules.pass_win_doubles, rules.declared_must_win) == (True, False)
 
 
 @pytest.mark.parametrize("name", sorted(PRESET_DIFFS))
 def test_preset_differs_exactly_as_table(name):
-    """RULES.md Presets table (R9.5 for capped/flat8, R11.1 for app): each preset changes
-    exactly the listed options and nothing else."""
+    """RULES.md Presets table (R9.5 for capped/flat8, R11.1 for app) and VARIANTS.md Presets
+    (server_common and the towns, R2.3-R18.2): each preset changes exactly the listed options
+    and nothing else."""
     preset = RuleSet.preset(name).to_dict()
     diff = {k: v for k, v in preset.items() if v != DEFAULTS[k]}
     assert diff == PRESET_DIFFS[name]
@@ -134,6 +328,7 @@ def test_bad_value_names_the_option(option):
     ("cap", 0), ("cap", -8), ("cap", "8"), ("cap", True), ("cap", 8.0),
     ("base", 0), ("base", 1.5), ("base", None),
     ("hands_per_match", 0), ("hands_per_match", "8"),
+    ("piao_fixed", 0), ("piao_fixed", 1001), ("piao_fixed", "1"), ("piao_fixed", True),
     ("suits", ["p", "p"]), ("suits", ["p", "z"]), ("suits", ["p"]), ("suits", ["m", "p", "s"]),
     ("suits", 5), ("suits", [["p"], "s"]), ("suits", None),
     ("piao_choices", [1, 1]), ("piao_choices", [-1]), ("piao_choices", [True]),
@@ -142,7 +337,8 @@ def test_bad_value_names_the_option(option):
     ("cap_exceptions", {"双龙七对": "16"}),
 ])
 def test_bad_numeric_and_list_values(option, value):
-    """R1.1 suits, R9.5 cap/cap_exceptions, R9.7 base, R11.1 piao, R12.1 hands_per_match: bad
+    """R1.1 suits, R9.5 cap/cap_exceptions, R9.7 base, R11.1 piao, R11.3 piao_fixed, R12.1
+    hands_per_match: bad
     values are a RulesError naming the option (never a TypeError)."""
     with pytest.raises(RulesError, match=f"option {option}"):
         RuleSet.from_dict({option: value})
@@ -216,7 +412,7 @@ def test_frozen_hashable_round_trip():
     assert len({rules, RuleSet.preset("capped", piao_choices=[0, 1]), RuleSet()}) == 2
     data = json.loads(json.dumps(rules.to_dict(), ensure_ascii=False))
     assert RuleSet.from_options(data) == rules
-    for name in PRESETS:
+    for name in ALL_PRESETS:
         assert RuleSet.from_options(RuleSet.preset(name).to_dict()) == RuleSet.preset(name)
 
 
@@ -280,16 +476,38 @@ def test_parse_option_feeds_preset():
 
 # --- the option schema (Option metadata of each RuleSet field) -------------------------------
 
-# RULES.md: the rule that defines each option
+# RULES.md and VARIANTS.md: the rule that defines each option (an option VARIANTS.md gives new
+# values keeps its RULES.md number: draw_dealer R2.2 (R2.3), draw_compensation R10.2 (R10.3),
+# base R9.7 (R18.1))
 RULE_OF = {
     "suits": "R1.1", "first_dealer": "R2.1", "draw_dealer": "R2.2", "double_win": "R4.3",
     "concealed_kong_visible": "R6.1", "direct_kong_pay": "R6.3",
+    "added_kong_on_declared_wait": "R6.7",
     "min_multiplier_discard_win": "R7.3", "robbing_kong": "R7.4",
-    "missed_win_exception": "R7.5", "mutual_declared": "R8.5", "declare_hide_triplets": "R8.6",
-    "feeding_declared": "R8.7", "an_si_gui_on_discard": "R9.1",
+    "missed_win_exception": "R7.5", "min_multiplier_counts_discarder_declared": "R7.6",
+    "min_multiplier_self_draw": "R7.7",
+    "mutual_declared": "R8.5", "declare_hide_triplets": "R8.6",
+    "feeding_declared": "R8.7", "liang_dao_doubling": "R8.8", "bao_hu": "R8.9",
+    "bao_hu_cap": "R8.10", "declare_show": "R8.11", "hide_triplet_test": "R8.12",
+    "declare_min_wall": "R8.13", "declare_requires_concealed": "R8.14",
+    "declare_discard_feeds": "R8.15", "declared_kong": "R8.16", "declared_must_win": "R8.17",
+    "pass_win_doubles": "R8.18", "declared_auto_kong": "R8.19",
+    "an_si_gui_on_discard": "R9.1",
     "three_quad_seven_pairs": "R9.1", "last_discard_bonus": "R9.1", "si_gui_in_hand": "R9.4",
     "cap": "R9.5", "cap_exceptions": "R9.5", "cap_excludes_declare": "R9.6", "base": "R9.7",
-    "draw_compensation": "R10.2", "piao_choices": "R11.1", "hands_per_match": "R12.1",
+    "si_gui_channel": "R9.8", "flush_four_bonus": "R9.9", "ka_wu_xing_value": "R9.10",
+    "peng_peng_value": "R9.11", "kong_win_value": "R9.12",
+    "kong_win_value_includes_robbing": "R9.13", "seven_pairs_values": "R9.14",
+    "san_yuan_seven_pairs": "R9.15", "shou_zhua_yi_value": "R9.16",
+    "shou_zhua_yi_with_peng_peng": "R9.17", "kong_chain_win_bonus": "R9.18",
+    "draw_compensation": "R10.2", "cha_jiao_declared_pays": "R10.4",
+    "cha_jiao_doubling": "R10.5", "cha_jiao_extras": "R10.6",
+    "piao_choices": "R11.1", "piao_mode": "R11.2", "piao_fixed": "R11.3",
+    "piao_times_base": "R11.4", "piao_bao_hu": "R11.5", "hands_per_match": "R12.1",
+    "horse_buy": "R14.1", "horse_kind": "R14.2", "horse_from": "R14.3", "shu_kan": "R15.1",
+    "shu_kan_triplets": "R15.2", "shu_kan_discard_triplet": "R15.3",
+    "shu_kan_seven_pairs": "R15.4", "pao_qia_mo_ba": "R16.1", "ba_count": "R16.2",
+    "shang_lou": "R17.1", "shang_lou_scope": "R17.2", "extras_times_base": "R18.2",
 }
 
 
