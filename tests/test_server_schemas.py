@@ -72,7 +72,8 @@ def test_rules_closed_choices_and_rule_numbers(rules):
         "name": "double_win", "rule": "R4.3", "type": "boolean", "default": True,
         "choices": [True, False], "minimum": None, "maximum": None, "max_items": None,
         "label": "optname_double_win", "help": "opthelp_double_win", "offered": None}
-    assert options["draw_compensation"]["choices"] == ["per_declarer", "first_declarer", "none"]
+    assert options["draw_compensation"]["choices"] == [
+        "per_declarer", "first_declarer", "none", "first_declarer_2", "cha_jiao", "cha_jiao_flat"]
     assert options["draw_compensation"]["rule"] == "R10.2"
     assert options["suits"]["choices"] == [["p", "s"], ["m", "p"], ["m", "s"]]
     assert [o["label"] for o in options["suits"]["offered"]] == [
@@ -87,8 +88,10 @@ def test_rules_closed_choices_and_rule_numbers(rules):
                                {"value": [0, 1, 2, 5], "label": "opt_piao_choices_0125"}]
     assert options["hands_per_match"]["default"] == 8
     assert [o["value"] for o in options["hands_per_match"]["offered"]] == [1, 2, 4, 8, 12, 16]
+    assert options["cap_exceptions"]["offered"] == []
     for name in ("base", "cap_exceptions"):
-        assert options[name]["offered"] == [] and options[name]["choices"] is None
+        assert options[name]["choices"] is None
+    assert [o["value"] for o in options["base"]["offered"]] == [1, 2, 5]  # R18.1
     assert set(rules["patterns"]) >= {"双龙七对", "三龙七对", "清一色"}
 
 
@@ -103,19 +106,51 @@ def test_rules_every_served_value_is_accepted(rules):
         RuleSet.preset(draw_dealer="winner")
 
 
+def toml_options(name: str) -> dict:
+    """A preset's options from its TOML file: those of the preset it ``extends`` (VARIANTS.md
+    "Presets": a town = server_common + its row), then its own; the ``[town]`` table is none."""
+    data = tomllib.loads(
+        resources.files("kawuxing").joinpath("presets", f"{name}.toml").read_text("utf-8"))
+    data.pop("town", None)
+    parent = data.pop("extends", None)
+    return (toml_options(parent) if parent else {}) | data
+
+
 def test_rules_presets_are_the_toml_files(rules):
-    """Each preset (RULES.md Presets) is served with exactly its TOML file's options, and
-    those options rebuild the preset."""
+    """Each preset (RULES.md and VARIANTS.md Presets) is served with exactly its TOML file's
+    options (over those of the preset it extends), and those options rebuild the preset."""
     assert list(rules["presets"]) == list(ALL_PRESETS) and rules["default_preset"] == "standard"
     for name, preset in rules["presets"].items():
-        text = resources.files("kawuxing").joinpath("presets", f"{name}.toml").read_text("utf-8")
-        assert preset["options"] == tomllib.loads(text)
+        assert preset["options"] == toml_options(name)
         assert (preset["label"], preset["help"]) == (f"preset_{name}", f"preset_help_{name}")
         assert RuleSet.from_options(preset["options"]) == RuleSet.preset(name)
+    xiaogan = rules["presets"]["xiaogan"]["options"]
+    assert xiaogan["liang_dao_doubling"] == "either"  # from server_common
+    assert (xiaogan["shu_kan"], xiaogan["cap"]) == ("on", 16)
     assert rules["presets"]["standard"]["options"] == {}
     assert rules["presets"]["capped"]["options"] == {
         "cap": 8, "cap_exceptions": {"双龙七对": 16, "三龙七对": 16}}
     assert rules["presets"]["app"]["options"] == {"piao_choices": [0, 1, 2, 5]}
+
+
+def test_rules_towns_and_common_picks(rules):
+    """VARIANTS.md Presets: a town preset is served with its town (name, the values a room
+    there may also pick, each valid there); other presets have none. ``common``: the options a
+    room creator picks everywhere (cap, piao, base, horse_buy), each one a form offers."""
+    towns = {name: p["town"] for name, p in rules["presets"].items() if p["town"]}
+    assert {name: town["name"] for name, town in towns.items()} == {
+        "xiangyang": "襄阳", "xiaogan": "孝感", "suizhou": "随州", "shiyan": "十堰",
+        "yicheng": "宜城", "yingcheng": "应城", "yunmeng": "云梦", "zaoyang": "枣阳"}
+    assert towns["xiaogan"]["alternatives"]["cha_jiao_doubling"] == ["none"]
+    assert towns["suizhou"]["alternatives"]["horse_kind"] == ["six", "one_plus_one"]
+    assert towns["yunmeng"]["alternatives"] == {} and towns["zaoyang"]["alternatives"] == {}
+    options = by_name(rules)
+    for name, town in towns.items():
+        for option, values in town["alternatives"].items():
+            offered = [o["value"] for o in options[option]["offered"]]
+            assert set(map(repr, values)) <= set(map(repr, offered)), (name, option)
+    assert rules["common"] == ["cap", "base", "piao_choices", "horse_buy"]
+    assert all(options[name]["offered"] for name in rules["common"])
 
 
 def test_bots_registry(bots):

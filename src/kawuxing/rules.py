@@ -28,6 +28,9 @@ ALL_PRESETS = PRESETS + TOWNS
 MAX_MULTIPLIER = 1 << 16  # a cap above any product of R9.1 patterns (so: no cap) is refused
 MAX_BASE = 10_000  # 底金 in units; keeps every score an exact number in JSON clients
 DEFAULT_PRESET = "standard"
+# VARIANTS.md "Presets": everywhere the room creator also picks these, whatever the town (a room
+# form shows them first, beside the number of hands)
+ROOM_PICKS = ("cap", "base", "piao_choices", "horse_buy")
 
 # Option.type: what values an option takes (the JSON shapes; "choices" narrows a type to a list).
 BOOLEAN = "boolean"
@@ -375,6 +378,7 @@ def rules_schema() -> dict[str, object]:
                             "help": "preset_help_NAME",
                             "town": preset_town(NAME)}, ...},    # ALL_PRESETS order
          "default_preset": "standard",
+         "common": ["cap", ...],                         # ROOM_PICKS: a form shows them first
          "patterns": [R9.1 pattern names]}               # the keys cap_exceptions takes
 
     A preset's ``options`` are what it changes from the defaults (its ``extends`` included).
@@ -385,6 +389,7 @@ def rules_schema() -> dict[str, object]:
                            "help": f"preset_help_{name}", "town": preset_town(name)}
                     for name in ALL_PRESETS},
         "default_preset": DEFAULT_PRESET,
+        "common": list(ROOM_PICKS),
         "patterns": list(BY_NAME),
     }
 

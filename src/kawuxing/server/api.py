@@ -123,8 +123,8 @@ async def health(request: Request) -> dict:
 async def get_rules() -> dict:
     """Every rule option and preset (:func:`kawuxing.rules.rules_schema`): ``{"options": [{"name",
     "rule", "type", "default", "choices", "minimum", "maximum", "max_items", "label", "help",
-    "offered": [{"value", "label"}]}], "presets": {NAME: {"options", "label", "help"}},
-    "default_preset", "patterns"}``."""
+    "offered": [{"value", "label"}]}], "presets": {NAME: {"options", "label", "help", "town"}},
+    "default_preset", "common", "patterns"}``."""
     return rules_schema()
 
 
