@@ -252,8 +252,15 @@ def test_lobby_create_room_play_a_hand_by_clicking(server, desktop):
     page.select_option("select[name=hands]", "1")
     page.select_option("select[name=seat1]", "heuristic:3")
     page.select_option("select[name=seat2]", "heuristic:2")
-    page.locator("details.advanced summary").click()
-    assert page.locator("details.advanced .field.opt").count() == len(options)
+    # every option once: the common ones (cap, base, 漂, 买马) shown, the rest in collapsed
+    # groups by rule chapter inside 更多规则选项
+    assert page.locator(".create-form .field.opt").count() == len(options)
+    assert [page.locator(".common-opts .field.opt").nth(i).get_attribute("data-option")
+            for i in range(4)] == schema["common"]
+    assert not page.locator("select[name=opt_shu_kan]").is_visible()
+    page.locator("details.advanced > summary").click()
+    page.locator("details.optgroup[data-group=optgroup_extras] > summary").click()
+    assert page.locator("select[name=opt_shu_kan]").is_visible()
     page.select_option("select[name=opt_cap]", "16")
     shot(page, "lobby-options", full_page=True)
     page.click(".create-btn")
@@ -719,6 +726,76 @@ def test_waiting_room_fills_an_open_seat_with_the_chosen_bot(server, desktop):
     code = page.evaluate("() => window.__kwx.game.code")
     _, info = http("GET", f"{server.url}/api/rooms/{code}")
     assert [s.get("bot") for s in info["seats"]][1:] == ["random", "heuristic:1"]
+
+
+def test_town_preset_room_and_its_rules_page(server, desktop):
+    """Issue 18: the towns are presets of their own group; 孝感 (VARIANTS.md Presets) shows its
+    description, offers its alternatives first (starred) and names its values as "as preset";
+    the room's rules page (waiting room button, then the R key at the table) lists the options
+    that differ from standard first, with their values, the standard ones and rule numbers."""
+    page, _ = desktop
+    page.goto(server.url + "/")
+    page.wait_for_selector(".lobby .create-form")
+    groups = page.eval_on_selector_all(
+        "select[name=preset] optgroup",
+        "(gs) => gs.map((g) => [g.label, [...g.querySelectorAll('option')].map((o) => o.value)])")
+    assert groups == [["通用", ["standard", "capped", "flat8", "strict", "app", "server_common"]],
+                      ["地方玩法", ["xiangyang", "xiaogan", "suizhou", "shiyan", "yicheng",
+                                "yingcheng", "yunmeng", "zaoyang"]]]
+    assert not page.locator(".town-opts").is_visible()  # standard: no town
+    page.select_option("select[name=preset]", "xiaogan")
+    assert page.locator(".preset-help").inner_text().startswith("孝感：数坎，查叫，不包胡，见四乘二")
+    assert page.locator(".town-opts h3").inner_text() == "孝感也常玩"
+    town_rows = page.eval_on_selector_all(".town-opts .field.opt", "(fs) => fs.map((f) => f.dataset.option)")
+    assert town_rows == ["liang_dao_doubling", "declare_requires_concealed", "ka_wu_xing_value",
+                         "peng_peng_value", "kong_win_value", "cha_jiao_declared_pays",
+                         "cha_jiao_doubling"]
+    texts = page.eval_on_selector_all("select[name=opt_ka_wu_xing_value] option",
+                                      "(os) => os.map((o) => o.textContent)")
+    assert texts == ["按预设：×4", "×2 ★", "×4"]  # xiaogan: ×4, ×2 also played there (R9.10)
+    assert page.locator("select[name=opt_cap] option").first.text_content() == "按预设：×16"
+    page.select_option("select[name=opt_liang_dao_doubling]", '"each"')
+    shot(page, "lobby-town", full_page=True)
+    page.fill("input[name=nickname]", "阿明")
+    page.select_option("select[name=seat1]", "human")
+    page.select_option("select[name=hands]", "1")
+    page.click(".create-btn")
+    page.wait_for_selector(".waiting .rules-btn")
+    code = page.evaluate("() => window.__kwx.game.code")
+    _, info = http("GET", f"{server.url}/api/rooms/{code}")
+    assert info["preset"] == "xiaogan" and info["rules"]["liang_dao_doubling"] == "each"
+    page.click(".waiting .rules-btn")
+    page.wait_for_selector("#modal .rules-page")
+    assert page.locator(".rules-preset strong").inner_text() == "预设：孝感"
+    # server_common's 9 + 孝感's 9 (VARIANTS.md Presets) + the number of hands (1, not 8)
+    assert page.locator(".rules-page h3").first.inner_text() == "与标准规则不同（19 项）"
+    diff = page.eval_on_selector_all(
+        ".rules-diff tbody tr",
+        "(rs) => rs.map((r) => [r.dataset.option, ...[...r.cells].map((c) => c.textContent)])")
+    rows = {r[0]: r[1:] for r in diff}
+    assert len(diff) == 19 and "robbing_kong" not in rows
+    assert rows["shu_kan"] == ["数坎", "数坎", "不数坎", "R15.1"]
+    assert rows["ka_wu_xing_value"] == ["卡五星番数", "×4", "×2", "R9.10"]
+    assert rows["cap"] == ["封顶", "×16", "不封顶", "R9.5"]
+    assert rows["draw_compensation"][1:] == ["查叫（按听牌者最大番赔）", "每个亮倒者赔每个未亮者 1",
+                                             "R10.2"]
+    # the creator's own change is marked; the preset's values are not
+    assert rows["liang_dao_doubling"] == ["亮倒翻倍", "对亮对番（每方亮各 ×2）房主改",
+                                          "只算胡牌者亮倒", "R8.8"]
+    assert page.locator(".rules-diff tr.room-set").count() == 2  # liang_dao_doubling, hands
+    assert [r[0] for r in diff][:3] == ["added_kong_on_declared_wait",
+                                        "min_multiplier_counts_discarder_declared",
+                                        "declare_hide_triplets"]  # rule order
+    shot(page, "rules-page")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#modal .rules-page", state="detached")
+    page.click(".seat-list li.open button.fill")
+    page.wait_for_selector(".board")
+    page.keyboard.press("r")  # the rules from the table
+    page.wait_for_selector("#modal .rules-page")
+    page.locator(".rules-same > summary").click()
+    same = page.locator('.rules-same tr[data-option="robbing_kong"] td')
+    assert [same.nth(i).inner_text() for i in range(4)] == ["抢杠胡", "可以", "可以", "R7.4"]
 
 
 def test_a_dropped_friend_shows_offline_at_once_and_can_be_handed_to_a_bot(server, browser):

@@ -13,6 +13,8 @@ import { newEntropy, verifyHand } from './fairness.js';
 import { hasText, onLangChange, t } from './i18n.js';
 import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
 import { hintable } from './hint.js';
+import { loadSchemas } from './lobby.js';
+import { rulesPageEl } from './rulespage.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
 import { actionGroups, avatarEl, declareChoices, handLayout, KEYS_HELP, playerLabel, renderTable } from './table.js';
@@ -282,14 +284,15 @@ export class Game {
   }
 
   onKey(e) {
-    if (!this.view || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target;
     if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
     const modal = document.getElementById('modal');
-    if (modal && !modal.hidden) {
+    if (modal && !modal.hidden) {  // the waiting room's too (the rules page)
       if (e.key === 'Escape') { closeModal(); e.preventDefault(); }
       return;
     }
+    if (!this.view) return;
     const key = e.key;
     // Enter and space on a focused button (a menu, the settlement) keep their usual meaning
     if (target && target.tagName === 'BUTTON' && !target.classList.contains('tile') && (key === ' ' || key === 'Enter')) return;
@@ -302,6 +305,7 @@ export class Game {
     else if (lower === 'p' && g.pung) this.act(g.pung);
     else if (lower === 'k' && g.kong.length) this.act(g.kong[0]);
     else if (lower === 'l' && g.declare) this.toggleDeclare();
+    else if (lower === 'r' && this.s.rules) this.showRules();
     else if (key === ' ' && g.pass) this.act(g.pass);
     else if (lower === 't' && (hintable(this.view) || this.s.hint)) this.toggleHint();
     else if (lower === 'd' && drawn && (g.discards.has(drawn) || this.ui.declareMode)) this.tileClicked(all.length - 1, drawn);
@@ -457,6 +461,13 @@ export class Game {
     });
     box.appendChild(seats);
     box.appendChild(el('p', 'muted', t('waiting_hint')));
+    if (this.s.rules) {
+      const rules = el('button', 'rules-btn', t('rules_btn'));
+      rules.type = 'button';
+      rules.title = t('rules_btn_title');
+      rules.addEventListener('click', () => this.showRules());
+      box.appendChild(rules);
+    }
     if (open.length) {
       const now = el('button', 'primary start-now', t('start_now'));
       now.type = 'button';
@@ -530,6 +541,19 @@ export class Game {
     if (!this.conn.send({ type: 'auto', on: !this.s.auto })) toast(t('not_connected'), 'error');
   }
 
+  /** The rules in force in this room (rulespage.js), labelled from GET /api/rules. */
+  async showRules() {
+    let schema;
+    try {
+      schema = (await loadSchemas()).rules;
+    } catch (e) {
+      toast(t('load_failed', { message: e.message }), 'error');
+      return;
+    }
+    if (this.destroyed || !this.s.rules) return;
+    openModal(rulesPageEl(schema, this.s.rules, this.s.preset), { label: t('rules_title'), wide: true, cls: 'rules-modal' });
+  }
+
   topBar() {
     const parts = {
       code: this.code,
@@ -540,6 +564,7 @@ export class Game {
     if (this.view && !this.matchEnd) {
       parts.buttons.push({ label: this.s.auto ? t('auto_off') : t('auto_on'), cls: this.s.auto ? 'on auto' : 'auto', onClick: () => this.toggleAuto(), title: t('auto_title') });
     }
+    if (this.s.rules) parts.buttons.push({ label: t('rules_btn'), cls: 'rules-btn', onClick: () => this.showRules(), title: t('rules_btn_title') });
     if (this.s.lastSettlement || this.matchEnd) {
       parts.buttons.push({ label: t('last_settlement'), cls: 'settle-btn', onClick: () => this.openSettlement(true) });
     }

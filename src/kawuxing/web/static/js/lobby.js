@@ -1,5 +1,6 @@
-// The lobby: nickname; create a room (rule preset, rule options with short explanations,
-// number of hands, bots and their level for the other seats, time per decision); join a room
+// The lobby: nickname; create a room (rule preset, the towns' presets apart, rule options with
+// short explanations grouped by rule, number of hands, bots and their level for the other
+// seats, time per decision); join a room
 // by its code; rooms you have a seat in; a link to the replays.
 // The presets, the rule options (choices, rule numbers, label keys) and the bots come from the
 // server (GET /api/rules, GET /api/bots): this file lists none of them.
@@ -8,6 +9,7 @@ import { api } from './api.js';
 import { el } from './dom.js';
 import { newEntropy } from './fairness.js';
 import { t } from './i18n.js';
+import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
 import { allSeats, getNick, saveFair, saveSeat, setNick } from './store.js';
 import { toast } from './ui.js';
 
@@ -203,6 +205,98 @@ export function renderLobby(root, { joinCode, onEnter }) {
   if (joinCode) (nick.value ? jbtn : nick).focus();
 }
 
+/** The preset menu: the general presets, then the towns (a preset with a ``town``) apart. */
+function presetSelect(rules) {
+  const s = el('select');
+  s.name = 'preset';
+  const groups = [['presets_general', false], ['presets_towns', true]];
+  for (const [label, towns] of groups) {
+    const group = el('optgroup');
+    group.label = t(label);
+    for (const [name, p] of Object.entries(rules.presets)) {
+      if (Boolean(p.town) !== towns) continue;
+      const o = el('option', null, t(p.label));
+      o.value = name;
+      if (name === rules.default_preset) o.selected = true;
+      group.appendChild(o);
+    }
+    if (group.children.length) s.appendChild(group);
+  }
+  return s;
+}
+
+/**
+ * The rule options of the form, one select each (value '' = as the preset), laid out by the
+ * chosen preset: the options every room picks (``rules.common``) first, then those the town
+ * also plays (its ``alternatives``, their values starred), then the rest in collapsed groups
+ * by rule chapter (rulegroups.js). ``arrange(preset)`` lays them out again for a preset and
+ * names its value in each "as preset" choice; ``chosen()`` is {option: value} of the changes.
+ */
+function optionsPanel(rules) {
+  const common = el('div', 'opt-grid common-opts');
+  const town = el('section', 'town-opts');
+  const townTitle = el('h3', null, '');
+  const townGrid = el('div', 'opt-grid');
+  town.append(townTitle, el('p', 'help', t('town_opts_help')), townGrid);
+  const adv = el('details', 'advanced');
+  const summary = el('summary', null, t('advanced_rules'));
+  adv.appendChild(summary);
+  adv.appendChild(el('p', 'help', t('advanced_help')));
+  const groups = {};
+  for (const g of RULE_GROUPS) {
+    const box = el('details', 'optgroup');
+    box.dataset.group = g.key;
+    const sum = el('summary', null, t(g.key));
+    const grid = el('div', 'opt-grid');
+    box.append(sum, grid);
+    adv.appendChild(box);
+    groups[g.key] = { box, sum, grid };
+  }
+  const rows = [];
+  for (const option of formOptions(rules)) {
+    const s = select(`opt_${option.name}`, [['', t('as_preset')],
+      ...option.offered.map((o) => [JSON.stringify(o.value), valueText(o)])], '');
+    const f = field(t(option.label), s, t(option.help));
+    f.classList.add('opt');
+    f.dataset.option = option.name;
+    f.appendChild(el('small', 'rule-ref', option.rule));  // the rule number, as small print
+    s.addEventListener('change', () => f.classList.toggle('changed', s.value !== ''));
+    rows.push({ option, select: s, field: f });
+  }
+  const arrange = (presetName) => {
+    const preset = rules.presets[presetName];
+    const alternatives = (preset.town && preset.town.alternatives) || {};
+    const inTown = [];
+    for (const row of rows) {
+      const { option, select: s, field: f } = row;
+      const value = option.name in preset.options ? preset.options[option.name] : option.default;
+      s.options[0].textContent = t('as_preset_value', { value: valueLabel(option, value, t) });
+      const starred = new Set((alternatives[option.name] || []).map((v) => JSON.stringify(v)));
+      option.offered.forEach((o, i) => {
+        const key = JSON.stringify(o.value);
+        s.options[i + 1].textContent = valueText(o) + (starred.has(key) ? ' ★' : '');
+      });
+      f.classList.toggle('town-alt', starred.size > 0);
+      if (rules.common.includes(option.name)) common.appendChild(f);
+      else if (starred.size) { townGrid.appendChild(f); inTown.push(f); }
+      else groups[groupOf(option.rule)].grid.appendChild(f);
+    }
+    town.hidden = !inTown.length;
+    townTitle.textContent = preset.town ? t('town_opts', { town: preset.town.name }) : '';
+    for (const g of Object.values(groups)) {
+      const n = g.grid.children.length;
+      g.box.hidden = !n;
+      g.sum.textContent = `${t(g.box.dataset.group)} (${n})`;
+    }
+  };
+  const chosen = () => {
+    const out = {};
+    for (const { option, select: s } of rows) if (s.value !== '') out[option.name] = JSON.parse(s.value);
+    return out;
+  };
+  return { common, town, adv, arrange, chosen };
+}
+
 /**
  * The form that creates a room, from the served schemas: ``rules`` of GET /api/rules (presets,
  * options with their offered values and label keys) and ``bots`` of GET /api/bots (the seat
@@ -211,11 +305,14 @@ export function renderLobby(root, { joinCode, onEnter }) {
  */
 function createForm(rules, bots, needNick, onEnter) {
   const form = el('form', 'create-form');
-  const presets = Object.entries(rules.presets);
   const presetHelp = (name) => t(rules.presets[name].help);
-  const preset = select('preset', presets.map(([name, p]) => [name, t(p.label)]), rules.default_preset);
+  const preset = presetSelect(rules);
   const presetHelpText = el('small', 'help preset-help', presetHelp(rules.default_preset));
-  preset.addEventListener('change', () => { presetHelpText.textContent = presetHelp(preset.value); });
+  const panel = optionsPanel(rules);
+  preset.addEventListener('change', () => {
+    presetHelpText.textContent = presetHelp(preset.value);
+    panel.arrange(preset.value);
+  });
   const pf = field(t('rules_preset'), preset);
   pf.appendChild(presetHelpText);
   form.appendChild(pf);
@@ -233,23 +330,8 @@ function createForm(rules, bots, needNick, onEnter) {
   form.appendChild(el('small', 'help', t('seats_help')));
   const decision = select('decision', ['10', '15', '20', '30', '60'].map((s) => [s, t('seconds_n', { n: s })]), '20');
   form.appendChild(field(t('decision_time'), decision, t('decision_help')));
-
-  const adv = el('details', 'advanced');
-  adv.appendChild(el('summary', null, t('advanced_rules')));
-  adv.appendChild(el('p', 'help', t('advanced_help')));
-  const optSelects = {};
-  const grid = el('div', 'opt-grid');
-  adv.appendChild(grid);
-  for (const option of formOptions(rules)) {
-    const s = select(`opt_${option.name}`, [['', t('as_preset')],
-      ...option.offered.map((o) => [JSON.stringify(o.value), valueText(o)])], '');
-    optSelects[option.name] = s;
-    const f = field(t(option.label), s, t(option.help));
-    f.classList.add('opt');
-    f.appendChild(el('small', 'rule-ref', option.rule));  // the rule number, as small print
-    grid.appendChild(f);
-  }
-  form.appendChild(adv);
+  form.append(panel.common, panel.town, panel.adv);
+  panel.arrange(preset.value);
 
   const cbtn = el('button', 'primary create-btn', t('create'));
   cbtn.type = 'submit';
@@ -258,10 +340,8 @@ function createForm(rules, bots, needNick, onEnter) {
     ev.preventDefault();
     const n = needNick();
     if (!n) return;
-    const options = {};
-    for (const [name, s] of Object.entries(optSelects)) if (s.value !== '') options[name] = JSON.parse(s.value);
     const body = {
-      preset: preset.value, options, hands: Number(hands.value),
+      preset: preset.value, options: panel.chosen(), hands: Number(hands.value),
       seats: [HUMAN, seat1.value, seat2.value],
       decision_seconds: Number(decision.value),
     };
