@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 
 from kawuxing.agents import AGENT_NAMES, bots_schema
 from kawuxing.melds import MELD_KINDS
-from kawuxing.rules import PRESETS, RuleSet, rules_schema
+from kawuxing.rules import ALL_PRESETS, RuleSet, option_specs, rules_schema
+from kawuxing.transfers import KINDS, PARAMS
 from kawuxing.server.app import create_app
 from kawuxing.server.config import ServerConfig
 from kawuxing.web import STATIC_DIR, mount_web
@@ -110,7 +111,7 @@ def test_i18n_has_every_key_in_both_languages():
 
 def test_i18n_covers_what_the_server_and_engine_name():
     zh, _ = i18n_tables()
-    for preset in PRESETS:
+    for preset in ALL_PRESETS:
         assert f"preset_{preset}" in zh and f"preset_help_{preset}" in zh
     for code in ("stale", "duplicate", "not_your_seat", "out_of_turn", "illegal", "bad_action",
                  "not_playing", "storage"):  # server/protocol.py refused()
@@ -123,6 +124,26 @@ def test_i18n_covers_what_the_server_and_engine_name():
         assert f"status_{status}" in zh
     for level in ("1", "2", "3"):
         assert f"bot_level_{level}" in zh
+
+
+def test_i18n_words_for_every_transfer_kind():
+    """Every transfer kind of transfers.py (R6, R7.2, R8.4, R10, R11, R14-R16) has its words
+    in Chinese and English, using only that kind's parameters; so has every 荒庄 mode
+    (draw_compensation, R10.2-R10.3), every 查叫 class (R10.3) and every parameter a town
+    option adds to a payment (VARIANTS.md R18.3)."""
+    zh, en = i18n_tables()
+    for kind in KINDS:
+        key = f"transfer_{kind}"
+        assert key in zh and key in en, key
+        assert set(re.findall(r"\{(\w+)\}", zh[key])) <= set(PARAMS[kind]), key
+    assert set(re.findall(r"\{(\w+)\}", zh["transfer_cha_jiao_wait"])) <= \
+        set(PARAMS["cha_jiao"]) | {"wait"}
+    modes = [m for m in option_specs()["draw_compensation"].choices if m != "none"]
+    for key in [f"transfer_mode_{m}" for m in modes] + [
+            f"cha_jiao_class_{c}" for c in ("declared", "ready", "not_ready")] + [
+            f"transfer_{p}" for p in ("chain", "shares", "shares_n", "declared_doubling",
+                                      "passed_wins", "dice", "base_factor", "third_piao")]:
+        assert key in zh and key in en, key
 
 
 def test_i18n_labels_every_served_option_preset_and_bot():
@@ -149,7 +170,7 @@ def test_lobby_lists_no_option_preset_or_bot_of_its_own():
     asks for apart), preset or bot is named in lobby.js."""
     lobby = (JS / "lobby.js").read_text("utf-8")
     names = [f.name for f in dataclasses.fields(RuleSet) if f.name != "hands_per_match"]
-    names += [p for p in PRESETS] + list(AGENT_NAMES)
+    names += list(ALL_PRESETS) + list(AGENT_NAMES)
     for name in names:
         assert not re.search(rf"['\"`]{name}\b", lobby), name
     assert "/api/rules" in (JS / "api.js").read_text("utf-8")

@@ -6,6 +6,7 @@
 import { en } from './i18n/en.js';
 import { zh } from './i18n/zh.js';
 import { getLangPref, setLangPref } from './store.js';
+import { tileName } from './tiles.js';
 
 /** The strings by language: STRINGS.zh, STRINGS.en ({key: text}, the same keys in both). */
 export const STRINGS = { zh, en };
@@ -56,14 +57,29 @@ export function t(key, vars) {
 
 /**
  * A transfer's reason in the current language, from its kind and parameters (one entry of
- * view.result.transfers: {kind, payer, payee, amount, rule, ...params}, transfers.py).
- * names(keys) gives the pattern names of a hand-value transfer (default: the keys).
+ * view.result.transfers: {kind, payer, payee, amount, rule, ...params}, transfers.py):
+ * ``transfer_<kind>`` (a 查叫 with a ``wait``: ``transfer_cha_jiao_wait``), then what a town
+ * option changed (transfers.py, VARIANTS.md R18.3): 杠上杠, 包胡 shares, 亮倒 doubling, 过胡翻番,
+ * 上楼, the third player's 漂. names(keys) gives the pattern names of a hand-value transfer
+ * (default: the keys); tiles (horses, a 查叫 wait) are named in the current language.
  */
 export function transferText(tr, names = (keys) => keys) {
   const vars = { ...tr };
   if (tr.patterns) vars.patterns = names(tr.patterns).join('+');
   if (tr.mode) vars.mode = t('transfer_mode_' + tr.mode);
-  let text = t('transfer_' + tr.kind, vars);
+  if (tr.tiles) vars.tiles = tr.tiles.map((c) => tileName(c, current)).join(' ');
+  if (tr.wait) vars.wait = tileName(tr.wait, current);
+  for (const side of ['payer_class', 'payee_class']) if (tr[side]) vars[side] = t('cha_jiao_class_' + tr[side]);
+  const perShare = Array.isArray(tr.shares);  // a hand value's shares (包胡), else their number
+  if (perShare) vars.shares = tr.shares.map((m) => `×${m}`).join(' + ');
+  let text = t('transfer_' + tr.kind + (tr.kind === 'cha_jiao' && tr.wait ? '_wait' : ''), vars);
   if (tr.factor > 1) text += t('transfer_chain', vars);
+  if (perShare) text += t('transfer_shares', vars);
+  else if (tr.shares > 1) text += t('transfer_shares_n', vars);
+  if (tr.declared_doubling > 1) text += t('transfer_declared_doubling', vars);
+  if (tr.passed_wins) text += t('transfer_passed_wins', vars);
+  if (tr.dice) text += t('transfer_dice', vars);
+  if (tr.base_factor > 1) text += t('transfer_base_factor', vars);
+  if (tr.third_piao !== undefined) text += t('transfer_third_piao', vars);
   return text;
 }
