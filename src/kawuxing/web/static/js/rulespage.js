@@ -10,8 +10,9 @@ import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-/** One option's row: name (help on hover), this room's value, the standard value, rule. */
-function row(option, value, presetValue) {
+/** One option's row: name (help on hover), this room's value, the standard value (when it
+ * differs: ``withStandard``), rule. */
+function row(option, value, presetValue, withStandard) {
   const tr = el('tr', 'rule-row');
   tr.dataset.option = option.name;
   const name = el('td', 'rname', t(option.label));
@@ -23,17 +24,17 @@ function row(option, value, presetValue) {
     mine.appendChild(el('span', 'badge room-set', t('rules_room_set')));
   }
   tr.appendChild(mine);
-  tr.appendChild(el('td', 'rstd', valueLabel(option, option.default, t)));
+  if (withStandard) tr.appendChild(el('td', 'rstd', valueLabel(option, option.default, t)));
   tr.appendChild(el('td', 'rule', option.rule));
   return tr;
 }
 
-function table(rows, cls) {
+function table(rows, cls, withStandard) {
   const tbl = el('table', `rules-table ${cls}`);
   const head = el('tr');
-  for (const h of ['rules_col_option', 'rules_col_room', 'rules_col_standard', 'rules_col_rule']) {
-    head.appendChild(el('th', null, t(h)));
-  }
+  const cols = withStandard ? ['rules_col_option', 'rules_col_room', 'rules_col_standard', 'rules_col_rule']
+    : ['rules_col_option', 'rules_col_room', 'rules_col_rule'];
+  for (const h of cols) head.appendChild(el('th', null, t(h)));
   const thead = el('thead');
   thead.appendChild(head);
   const body = el('tbody');
@@ -62,16 +63,16 @@ export function rulesPageEl(schema, rules, presetName) {
   const options = schema.options.filter((o) => o.name in rules);
   const differ = options.filter((o) => !same(rules[o.name], o.default));
   box.appendChild(el('h3', null, t('rules_diff', { n: differ.length })));
-  if (differ.length) box.appendChild(table(differ.map((o) => row(o, rules[o.name], presetValue(o))), 'rules-diff'));
+  if (differ.length) box.appendChild(table(differ.map((o) => row(o, rules[o.name], presetValue(o), true)), 'rules-diff', true));
   else box.appendChild(el('p', 'muted rules-diff-none', t('rules_diff_none')));
   const rest = el('details', 'rules-same');
   rest.appendChild(el('summary', null, t('rules_same', { n: options.length - differ.length })));
   for (const g of RULE_GROUPS) {
     const rows = options.filter((o) => groupOf(o.rule) === g.key && same(rules[o.name], o.default))
-      .map((o) => row(o, rules[o.name], presetValue(o)));
+      .map((o) => row(o, rules[o.name], presetValue(o), false));
     if (!rows.length) continue;
     rest.appendChild(el('h4', null, t(g.key)));
-    rest.appendChild(table(rows, 'rules-group'));
+    rest.appendChild(table(rows, 'rules-group', false));
   }
   box.appendChild(rest);
   box.appendChild(el('p', 'muted rules-note', t('rules_note')));
