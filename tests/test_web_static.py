@@ -167,12 +167,15 @@ def test_i18n_labels_every_served_option_preset_and_bot():
 
 def test_lobby_lists_no_option_preset_or_bot_of_its_own():
     """The lobby builds its form from the served schemas: no option (but the number of hands it
-    asks for apart), preset or bot is named in lobby.js."""
-    lobby = (JS / "lobby.js").read_text("utf-8")
+    asks for apart), preset or bot is named in lobby.js; nor in a room's rules page, nor in the
+    grouping both use (by rule chapter, issue 18)."""
     names = [f.name for f in dataclasses.fields(RuleSet) if f.name != "hands_per_match"]
     names += list(ALL_PRESETS) + list(AGENT_NAMES)
-    for name in names:
-        assert not re.search(rf"['\"`]{name}\b", lobby), name
+    for file in ("lobby.js", "rulespage.js", "rulegroups.js"):
+        text = (JS / file).read_text("utf-8")
+        for name in names:
+            assert not re.search(rf"['\"`]{name}\b", text), (file, name)
+    lobby = (JS / "lobby.js").read_text("utf-8")
     assert "/api/rules" in (JS / "api.js").read_text("utf-8")
     assert "api.rules()" in lobby and "api.bots()" in lobby
 
