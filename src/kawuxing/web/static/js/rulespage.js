@@ -1,8 +1,8 @@
 // A room's rules page: every option in force in this room (the room's RuleSet as the server
 // sends it: `rules` of the welcome message and of GET /api/rooms/{code}), each with its label,
-// its value and its rule number; the options that differ from the standard rules first, then the rest
-// by topic (rulegroups.js). Labels, defaults and the presets come from GET /api/rules: this file
-// decides nothing about what a rule does.
+// its value and its rule number; the options that differ from the standard rules first, then
+// the rest by topic (rulegroups.js). Labels, defaults and the presets come from GET /api/rules:
+// this file decides nothing about what a rule does.
 
 import { el } from './dom.js';
 import { t } from './i18n.js';
