@@ -9,8 +9,12 @@ the bots over the three seats (:func:`arrangements`): for two bots A, B the six 
 or with itself), for three bots the six permutations. The agent of seat ``s`` is seeded with
 ``f"{seed}/deal/{d}/seat/{s}"``, so a run is the same for a seed whatever the number of workers
 (a job is one deal with all its arrangements). 漂 (R11.1): the bots choose when the rules have
-``piao_choices``, else every seat's is 0. Hands are played on the self-play fast path
-(``windows=False``, R13.2) as :mod:`kawuxing.sim` plays them.
+``piao_choices``, else every seat's is 0 (R11.2 ``fixed``: ``piao_fixed``). Hands are played
+on the self-play fast path (``windows=False``, R13.2) as :mod:`kawuxing.sim` plays them,
+except a hand with a ``cmd:COMMAND`` bot: an outside program speaking docs/bot-protocol.md
+over stdio, which is asked after every discard like a player of the server (R13.2). A program
+that fails (dies, answers what is not a legal action, takes longer than its timeout) stops the
+run.
 
 Statistics (:func:`summarize`), in base units per hand:
 
@@ -41,7 +45,9 @@ from dataclasses import dataclass, field
 
 from .agents import make_agent
 from .agents.registry import parse_bot
+from .botproto.seat import CMD_PREFIX, DEFAULT_TIMEOUT, CommandBot, check_command, is_command
 from .engine import Hand
+from .engine.actions import PASS, Action
 from .engine.observation import observe
 from .rules import RuleSet
 from .scoring import SELF_DRAW
@@ -54,8 +60,10 @@ def check_arena_bots(bots: list[str]) -> list[str]:
     """The specs of ``bots`` stripped, if they are 2 or 3 distinct registry bots.
 
     Two specs naming the same player (``heuristic`` and ``heuristic:3``) count as the same
-    bot. Raises ``ValueError`` for an unknown name or level, too few or too many bots, or a
-    bot named twice (nothing to compare).
+    bot. A ``cmd:COMMAND`` spec is an outside program speaking docs/bot-protocol.md over
+    stdio (:mod:`kawuxing.botproto`). Raises ``ValueError`` for an unknown name or level, a
+    command that cannot be run, too few or too many bots, or a bot named twice (nothing to
+    compare).
     """
     specs = [b.strip() for b in bots if b.strip()]
     if len(specs) < MIN_BOTS:
@@ -65,11 +73,15 @@ def check_arena_bots(bots: list[str]) -> list[str]:
         raise ValueError(f"at most {MAX_BOTS} bots (one a seat), got {len(specs)}")
     players: dict[tuple, str] = {}
     for spec in specs:
-        bot, level = parse_bot(spec)  # ValueError for an unknown name or level
-        same = players.get((bot.name, level))
+        if is_command(spec):  # an outside program (docs/bot-protocol.md)
+            key: tuple = (CMD_PREFIX, check_command(spec)[len(CMD_PREFIX):].strip())
+        else:
+            bot, level = parse_bot(spec)  # ValueError for an unknown name or level
+            key = (bot.name, level)
+        same = players.get(key)
         if same is not None:
             raise ValueError(f"{same!r} and {spec!r} are the same bot: nothing to compare")
-        players[(bot.name, level)] = spec
+        players[key] = spec
     return specs
 
 
@@ -117,25 +129,48 @@ class DealResult:
     cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_deal(rules: RuleSet, bots: list[str], seed: int | str, deal: int) -> DealResult:
+def play_deal(rules: RuleSet, bots: list[str], seed: int | str, deal: int,
+              bot_timeout: float = DEFAULT_TIMEOUT) -> DealResult:
     """Play deal ``deal`` once per arrangement of ``bots`` (see the module docstring for the
-    wall, the dealer and the agents' seeds). Raises ``ValueError`` for a bad bot."""
+    wall, the dealer and the agents' seeds). A ``cmd:`` bot is one program per seat for the
+    whole deal (:class:`~kawuxing.botproto.seat.CommandBot`, ``bot_timeout`` seconds per
+    decision); a hand with one opens a claim window after every discard (R13.2: the program
+    is asked, ``pass`` only when it holds no option; the registry bots without an option pass
+    unasked). Raises ``ValueError`` for a bad bot, :class:`~kawuxing.botproto.BotError` when
+    a program fails (the hand is left as it was; every program of the deal is closed)."""
     wall_seed = f"{seed}/deal/{deal}"
     dealer = deal % 3
-    piao = None if rules.piao_choices else [0, 0, 0]
     result = DealResult(deal, [], {b: [] for b in bots}, {b: [] for b in bots})
-    for seats in arrangements(bots):
-        agents = [make_agent(spec, f"{wall_seed}/seat/{s}") for s, spec in enumerate(seats)]
-        hand = Hand.deal(rules, dealer, seed=wall_seed, piao=piao, windows=False)
-        while not hand.ended:
-            seat = hand.to_act()[0]
-            obs, legal = observe(hand, seat), hand.legal_actions(seat)
-            wall0, cpu0 = time.perf_counter(), time.process_time()
-            action = agents[seat].act(obs, legal)
-            result.wall[seats[seat]].append(time.perf_counter() - wall0)
-            result.cpu[seats[seat]].append(time.process_time() - cpu0)
-            hand.apply(action)
-        result.hands.append(hand_result(hand, seats))
+    programs: dict[tuple[str, int], CommandBot] = {}
+    try:
+        for number, seats in enumerate(arrangements(bots)):
+            agents = [programs.setdefault((spec, s), CommandBot(spec, bot_timeout))
+                      if is_command(spec) else make_agent(spec, f"{wall_seed}/seat/{s}")
+                      for s, spec in enumerate(seats)]
+            outside = any(isinstance(a, CommandBot) for a in agents)
+            where = f", deal {deal}, arrangement {number + 1} of 6"
+            hand = Hand.deal(rules, dealer, seed=wall_seed, windows=outside)
+            while not hand.ended:
+                seat = hand.to_act()[0]
+                agent = agents[seat]
+                if not isinstance(agent, CommandBot) and seat in hand.idle_seats():
+                    hand.apply(Action(seat, PASS))
+                    continue
+                wall0, cpu0 = time.perf_counter(), time.process_time()
+                if isinstance(agent, CommandBot):
+                    action = agent.play(hand, seat, where)
+                else:
+                    action = agent.act(observe(hand, seat), hand.legal_actions(seat))
+                result.wall[seats[seat]].append(time.perf_counter() - wall0)
+                result.cpu[seats[seat]].append(time.process_time() - cpu0)
+                hand.apply(action)
+            for seat, agent in enumerate(agents):
+                if isinstance(agent, CommandBot):
+                    agent.finish(hand, seat)
+            result.hands.append(hand_result(hand, seats))
+    finally:
+        for program in programs.values():
+            program.close()
     return result
 
 
@@ -335,15 +370,20 @@ def summarize(results: list[DealResult], bots: list[str], seed: int | str = 0,
 
 def run_arena(bots: list[str], deals: int, rules: RuleSet, seed: int | str = 0,
               workers: int = 1, progress: Callable[[int], None] | None = None,
-              preset: str = "standard", options: list[str] | None = None) -> ArenaReport:
+              preset: str = "standard", options: list[str] | None = None,
+              bot_timeout: float = DEFAULT_TIMEOUT) -> ArenaReport:
     """Play ``deals`` deals of ``bots`` (2 or 3 distinct specs) in every arrangement on
     ``workers`` processes and summarize them; ``progress(1)`` after each deal. ``preset`` and
-    ``options`` only name the rules in the report. Raises ``ValueError`` for bad bots, fewer
-    than one deal or worker."""
+    ``options`` only name the rules in the report; ``bot_timeout``: seconds per decision of a
+    ``cmd:`` bot. Raises ``ValueError`` for bad bots, fewer than one deal or worker, a
+    timeout not above 0; :class:`~kawuxing.botproto.BotError` when an outside bot fails (the
+    run stops: no report)."""
     bots = check_arena_bots(bots)
     if deals < 1 or workers < 1:
         raise ValueError("deals and workers must be at least 1")
-    jobs = [(rules, bots, seed, d) for d in range(deals)]
+    if not bot_timeout > 0:
+        raise ValueError("the bot timeout must be above 0 seconds")
+    jobs = [(rules, bots, seed, d, bot_timeout) for d in range(deals)]
     start = time.perf_counter()
     results: list[DealResult] = []
     pool = None

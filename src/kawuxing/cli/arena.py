@@ -15,6 +15,8 @@ from rich.table import Table
 from ..agents import bot_help
 from ..arena import ArenaReport, check_arena_bots, run_arena
 from ..arena_chart import check_chart_path, write_chart
+from ..botproto import BotError
+from ..botproto.seat import DEFAULT_TIMEOUT
 from .common import err, fail, out, rules_from
 
 MAX_DEALS = 1_000_000  # each deal is six hands: more would run for days
@@ -32,6 +34,7 @@ def arena(
     seed: Annotated[int, typer.Option("--seed", help="the run's seed (same seed, same games)")] = 0,
     workers: Annotated[int, typer.Option("--workers", help="processes (default 0: all cores)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="end with one JSON summary line")] = False,
+    bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="seconds a cmd: bot may take per decision")] = DEFAULT_TIMEOUT,
     chart: Annotated[Optional[Path], typer.Option("--chart", help="write a bar chart (.png, .svg or .pdf; needs matplotlib)")] = None,
 ) -> None:
     """Duplicate-format matches: each deal (one wall, one dealer) is played as one hand in six
@@ -41,7 +44,9 @@ def arena(
     multiplier of its wins, ms per decision (mean, p99) and an openskill Plackett-Luce rating
     updated once per deal, ranking the bots by their mean seat score of the deal (ties
     allowed). The same seed gives the same games and figures whatever --workers (only the
-    times differ)."""
+    times differ). A bot "cmd:COMMAND" is an outside program speaking the JSON-lines bot
+    protocol on stdin/stdout (docs/bot-protocol.md); if one fails the run ends with one
+    error line (exit 2)."""
     names = [b for b in bots.split(",")]
     try:
         ruleset = rules_from(rules, option)
@@ -50,6 +55,8 @@ def arena(
             raise ValueError(f"--deals must be from 1 to {MAX_DEALS:,}")
         if workers < 0:
             raise ValueError("--workers must be 0 (all cores) or more")
+        if not bot_timeout > 0:
+            raise ValueError("--bot-timeout must be above 0 seconds")
         if chart is not None:
             check_chart_path(chart)
     except ValueError as exc:
@@ -58,8 +65,13 @@ def arena(
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                   transient=True) as bar:
         task = bar.add_task("deals", total=deals)
-        report = run_arena(names, deals, ruleset, seed, workers or os.cpu_count() or 1,
-                           lambda n: bar.advance(task, n), rules, list(option or []))
+        try:
+            report = run_arena(names, deals, ruleset, seed, workers or os.cpu_count() or 1,
+                               lambda n: bar.advance(task, n), rules, list(option or []),
+                               bot_timeout)
+        except BotError as exc:
+            bar.stop()
+            fail(str(exc))
     if chart is not None:
         try:
             write_chart(report, chart)
