@@ -32,7 +32,7 @@ from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..records import replay_frames
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, rules_schema
 from .guard import client_ip
-from .room import HUMAN
+from .room import EXTERNAL, HUMAN
 
 router = APIRouter()
 
@@ -50,7 +50,9 @@ class CreateRoom(BaseModel):
         None, description="hands in the match (default: the rule set's hands_per_match)")
     seats: Annotated[list[str], Field(min_length=3, max_length=3)] = Field(
         default_factory=lambda: [HUMAN, DEFAULT_BOT, DEFAULT_BOT],
-        description=f"per seat: '{HUMAN}' or a bot ({bot_help()}; GET /api/bots)")
+        description=f"per seat: '{HUMAN}', '{EXTERNAL}' (an outside bot program: its token "
+                    f"is returned, docs/bot-protocol.md) or a bot ({bot_help()}; "
+                    "GET /api/bots)")
     nickname: Annotated[str, Field(max_length=64)] | None = Field(
         None, description="take the first human seat with this nickname")
     decision_seconds: float | None = Field(None, description="time per decision")

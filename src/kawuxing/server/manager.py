@@ -19,13 +19,14 @@ from .clock import Clock, LoopClock
 from .config import ServerConfig
 from .db import Store
 from . import protocol
-from .room import BOT, HUMAN, OPEN, Room, RoomError, RoomSettings, clean_nickname
+from .room import (BOT, EXTERNAL, HUMAN, OPEN, PLAYERS, Room, RoomError, RoomSettings,
+                   clean_nickname)
 from .schema import ROOM_EXPIRED
 from .tokens import new_room_code, normalize_code, token_matches
 
 log = logging.getLogger("kawuxing.server.manager")
 
-SEAT_KINDS_HELP = f"each seat is '{HUMAN}' or a bot: {bot_help()}"
+SEAT_KINDS_HELP = f"each seat is '{HUMAN}', '{EXTERNAL}' or a bot: {bot_help()}"
 
 
 class RoomManager:
@@ -53,9 +54,11 @@ class RoomManager:
 
         - ``preset`` + ``options``: the rule set, ``RuleSet.preset(preset, **options)``;
           ``hands``: hands in the match (sets ``hands_per_match``, R12.1).
-        - ``seats``: three entries, ``"human"`` or a bot spec of the registry
+        - ``seats``: three entries, ``"human"``, ``"external"`` or a bot spec of the registry
           (:mod:`kawuxing.agents.registry`; default: one human, two ``DEFAULT_BOT``). Bot
-          seats are filled at once; when no human seat is left the match starts.
+          seats are filled at once; when no human seat is left the match starts. An
+          ``external`` seat is taken at once for an outside bot program
+          (:meth:`Room.seat_external`, docs/bot-protocol.md): its token is returned.
         - ``nickname``: the creator takes the first human seat (a token is returned).
         - ``decision_seconds``/``reserve_seconds``: the clock (defaults from the config);
           ``auto_bot``: the bot for 托管 and seats players leave.
@@ -64,7 +67,8 @@ class RoomManager:
         - ``owner``: who asks (the client IP): an all-bot match plays at full speed, so an
           owner may have ``config.max_bot_rooms_per_ip`` of them being played at a time.
 
-        Returns ``{"code", "seat", "token", "room"}`` (seat/token None without a nickname).
+        Returns ``{"code", "seat", "token", "room", "external"}`` (seat/token None without a
+        nickname; ``external``: ``[{"seat", "token"}]`` of the external seats).
         Raises :class:`RoomError` 422 for bad rules, seats, bots, times or walls, 429
         ``too_many_bot_rooms`` for an all-bot room over the owner's cap.
         """
@@ -79,12 +83,12 @@ class RoomManager:
         if len(seats) != 3:
             raise RoomError(422, f"seats: three entries; {SEAT_KINDS_HELP}", "bad_seats")
         for spec in seats + [auto_bot]:
-            if spec != HUMAN:
+            if spec not in PLAYERS:
                 try:
                     check_bot(spec)
                 except ValueError as exc:
                     raise RoomError(422, f"seats: {exc}; {SEAT_KINDS_HELP}", "bad_seats") from None
-        if auto_bot == HUMAN:
+        if auto_bot in PLAYERS:
             raise RoomError(422, "auto_bot: a bot name", "bad_seats")
         settings = RoomSettings(
             decision_seconds=self._seconds("decision_seconds", decision_seconds,
@@ -105,7 +109,7 @@ class RoomManager:
             if HUMAN not in seats:
                 raise RoomError(422, "nickname given but no seat is 'human'", "bad_seats")
         cap = self.config.max_bot_rooms_per_ip
-        if HUMAN not in seats and owner is not None and cap > 0 and sum(
+        if not set(PLAYERS) & set(seats) and owner is not None and cap > 0 and sum(
                 r.owner == owner and r.playing and not r.seats.humans()
                 for r in self.rooms.values()) >= cap:
             raise RoomError(429, f"at most {cap} all-bot matches at a time per address; "
@@ -117,17 +121,20 @@ class RoomManager:
                     self.clock, parsed_walls, on_finished=self._finished)
         room.owner = owner
         for i, spec in enumerate(seats):
-            if spec != HUMAN:
+            if spec not in PLAYERS:
                 room.set_bot(i, spec)
         await self.store.create_room(room.row(), room.seat_rows())
         self.rooms[code] = room
         room.start()
         seat = token = None
+        external = [{"seat": i, "token": await room.post(room.seat_external, i)}
+                    for i, spec in enumerate(seats) if spec == EXTERNAL]
         if nickname is not None:
             seat, token = await room.post(room.join, nickname, seats.index(HUMAN))
         elif all(s != HUMAN for s in seats):
-            await room.post(room.resume)  # all bots: the match starts now
-        return {"code": code, "seat": seat, "token": token, "room": room.public_info()}
+            await room.post(room.resume)  # no seat left open: the match starts now
+        return {"code": code, "seat": seat, "token": token, "room": room.public_info(),
+                "external": external}
 
     def _seconds(self, name: str, value: float | None, default: float,
                  minimum: float | None = None) -> float:

@@ -37,7 +37,7 @@ from ..engine import CLAIM, PASS, ROB, Action, IllegalAction
 from ..engine.observation import observe
 from . import protocol
 from .clock import TimerHandle
-from .seats import HUMAN, SEATS
+from .seats import PLAYERS, SEATS
 
 if TYPE_CHECKING:
     from .room import Room
@@ -184,7 +184,7 @@ class Pacer:
         hand = room.match.hand
         agent = room.seats.agent(seat, room.settings.auto_bot)
         room.stats["bot"] += 1
-        by = BY_AUTO if room.seats[seat].kind == HUMAN else BY_BOT
+        by = BY_AUTO if room.seats[seat].kind in PLAYERS else BY_BOT
         return agent.act(observe(hand, seat), hand.legal_actions(seat)), by
 
     async def on_timeout(self, seat: int, version: int, timer_id: int) -> None:

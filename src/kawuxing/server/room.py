@@ -48,8 +48,8 @@ from .fairdeal import FairDeal
 from .hints import seat_hint
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
 from .rows import ActionRow, hand_row, match_row, restored_match, room_row
-from .seats import (ACCEPTED, BOT, HUMAN, OPEN, REFUSED, SEATS, Seats, Sink, Slot,
-                    clean_nickname)
+from .seats import (ACCEPTED, BOT, EXTERNAL, EXTERNAL_NICKNAME, HUMAN, OPEN, PLAYERS, REFUSED,
+                    SEATS, Seats, Sink, Slot, clean_nickname)
 from .seeds import first_hand_seed, new_match, new_match_id
 from .sending import Sender
 
@@ -57,8 +57,8 @@ log = logging.getLogger("kawuxing.server.room")
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"  # Room.status (kwx_rooms.status)
 
-__all__ = ["BOT", "FINISHED", "HUMAN", "OPEN", "PLAYING", "WAITING", "Room", "RoomError",
-           "RoomSettings", "Sink", "clean_nickname"]
+__all__ = ["BOT", "EXTERNAL", "FINISHED", "HUMAN", "OPEN", "PLAYERS", "PLAYING", "WAITING",
+           "Room", "RoomError", "RoomSettings", "Sink", "clean_nickname"]
 
 
 @dataclass
@@ -223,6 +223,22 @@ class Room(Actor):
             self.pacer.schedule()
         return slot.index, token
 
+    async def seat_external(self, seat: int) -> str:
+        """Open seat ``seat`` is taken for an outside bot program (kind ``external``,
+        docs/bot-protocol.md): it plays with the returned token over the WebSocket as a player
+        does (its timers, 托管, the room waiting while it is away) and is sent only its own
+        seat's messages (R13). The match starts when no seat is open. Raises
+        :class:`RoomError` 409/422/503 as :meth:`join`."""
+        if not self.waiting:
+            raise RoomError(409, "the match of this room has started", "seat_taken")
+        slot, token = await self.seats.seat_player(self.store, self.code, EXTERNAL_NICKNAME,
+                                                   seat, self.settings.reserve_seconds,
+                                                   kind=EXTERNAL)
+        self.sender.players()
+        if self.match is None and self.seats.full():
+            await self._try_start()
+        return token
+
     async def leave(self, token: str) -> int:
         """The player of ``token`` leaves: before the match the seat is open again; during
         it a bot plays the seat (``vacated``: another player may join it). The token stops
@@ -269,7 +285,7 @@ class Room(Actor):
         if seat not in SEATS:
             raise RoomError(422, "seat: 0, 1 or 2", "bad_seat")
         slot = self.seats[seat]
-        if slot.kind != HUMAN or slot.conn is not None or asker == seat:
+        if slot.kind not in PLAYERS or slot.conn is not None or asker == seat:
             raise RoomError(409, "only a disconnected player's seat can be given to a bot",
                             "seat_connected")
         if self.match is None or not self.playing:
@@ -322,7 +338,7 @@ class Room(Actor):
         slot = self.seats[seat]
         # (also when 托管 already plays it after timeouts: after the grace every dropped seat
         # shows it alike, whatever came before, R13)
-        if (slot.kind == HUMAN and slot.conn is None and not slot.away
+        if (slot.kind in PLAYERS and slot.conn is None and not slot.away
                 and self.match is not None and self.playing):
             slot.auto, slot.timeouts, slot.away = True, 0, True
             self.sender.players()

@@ -24,6 +24,9 @@ from .personas import Persona, choose
 from .tokens import hash_token, new_token, token_matches
 
 OPEN, HUMAN, BOT = "open", "human", "bot"  # Slot.kind (kwx_seats.kind)
+EXTERNAL = "external"  # a seat an outside bot program plays with its token (docs/bot-protocol.md)
+PLAYERS = (HUMAN, EXTERNAL)  # the kinds of seat held by a token: a player's
+EXTERNAL_NICKNAME = "external bot"
 SEATS = (0, 1, 2)
 RECENT_IDS = 512  # action ids remembered per seat to refuse duplicates
 ACCEPTED, REFUSED = "accepted", "refused"  # what became of a remembered action id
@@ -179,13 +182,13 @@ class Seats:
         """The human seat of ``token``, or None (every seat is compared, in constant time)."""
         found = None
         for slot in self.slots:  # no early exit on a match
-            if slot.kind == HUMAN and token_matches(token, slot.token_hash):
+            if slot.kind in PLAYERS and token_matches(token, slot.token_hash):
                 found = slot.index
         return found
 
     def humans(self) -> list[Slot]:
-        """The seats players hold."""
-        return [s for s in self.slots if s.kind == HUMAN]
+        """The seats players hold (with a token: people and external bots)."""
+        return [s for s in self.slots if s.kind in PLAYERS]
 
     def connected(self) -> list[Slot]:
         """The seats with a connection."""
@@ -203,7 +206,7 @@ class Seats:
     def botted(self, seat: int) -> bool:
         """A bot plays ``seat`` now: a bot seat, or a player's seat under 托管."""
         slot = self.slots[seat]
-        return slot.kind == BOT or (slot.kind == HUMAN and slot.auto)
+        return slot.kind == BOT or (slot.kind in PLAYERS and slot.auto)
 
     def agent(self, seat: int, auto_bot: str) -> Agent:
         """The bot that plays ``seat`` (for 托管: ``auto_bot``, made when first needed)."""
@@ -249,12 +252,14 @@ class Seats:
             raise RoomError(409, "the room is full", "room_full")
         return free[0]
 
-    def take(self, slot: Slot, nickname: str, reserve: float) -> tuple[str, Callable[[], None]]:
+    def take(self, slot: Slot, nickname: str, reserve: float, *,
+             kind: str = HUMAN) -> tuple[str, Callable[[], None]]:
         """A player sits in ``slot`` (from :meth:`pick`) with a new token and ``reserve``
-        seconds. Returns ``(token, undo)``: ``undo()`` puts the seat back as it was."""
+        seconds; ``kind`` :data:`EXTERNAL` for an outside bot program. Returns ``(token,
+        undo)``: ``undo()`` puts the seat back as it was."""
         undo = _snapshot(slot)
         token = new_token()
-        slot.kind, slot.bot, slot.nickname = HUMAN, None, nickname
+        slot.kind, slot.bot, slot.nickname = kind, None, nickname
         slot.token_hash, slot.vacated, slot.agent = hash_token(token), False, None
         slot.auto, slot.timeouts, slot.reserve = False, 0, reserve
         return token, undo
@@ -281,12 +286,13 @@ class Seats:
 
     # --- players coming and going --------------------------------------------------------
     async def seat_player(self, store: Any, room_code: str, nickname: str, seat: int | None,
-                          reserve: float) -> tuple[Slot, str]:
-        """A player takes a seat (:meth:`pick`, :meth:`take`) and it is stored
-        (``store.update_seat``). Returns ``(slot, token)``. Raises :class:`RoomError` as
-        :meth:`pick` does, and 503 (the seat as it was) when it could not be stored."""
+                          reserve: float, *, kind: str = HUMAN) -> tuple[Slot, str]:
+        """A player (``kind``: :data:`HUMAN` or :data:`EXTERNAL`) takes a seat (:meth:`pick`,
+        :meth:`take`) and it is stored (``store.update_seat``). Returns ``(slot, token)``.
+        Raises :class:`RoomError` as :meth:`pick` does, and 503 (the seat as it was) when it
+        could not be stored."""
         slot = self.pick(seat)
-        token, undo = self.take(slot, nickname, reserve)
+        token, undo = self.take(slot, nickname, reserve, kind=kind)
         try:
             await store.update_seat(room_code, slot.index, **slot.columns())
         except Exception:
