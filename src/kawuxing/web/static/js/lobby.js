@@ -239,8 +239,7 @@ function optionsPanel(rules) {
   const townGrid = el('div', 'opt-grid');
   town.append(townTitle, el('p', 'help', t('town_opts_help')), townGrid);
   const adv = el('details', 'advanced');
-  const summary = el('summary', null, t('advanced_rules'));
-  adv.appendChild(summary);
+  adv.appendChild(el('summary', null, t('advanced_rules')));
   adv.appendChild(el('p', 'help', t('advanced_help')));
   const groups = {};
   for (const g of RULE_GROUPS) {
@@ -254,7 +253,7 @@ function optionsPanel(rules) {
   }
   const rows = [];
   for (const option of formOptions(rules)) {
-    const s = select(`opt_${option.name}`, [['', t('as_preset')],
+    const s = select(`opt_${option.name}`, [['', ''],  // its text names the preset's value
       ...option.offered.map((o) => [JSON.stringify(o.value), valueText(o)])], '');
     const f = field(t(option.label), s, t(option.help));
     f.classList.add('opt');
@@ -266,7 +265,7 @@ function optionsPanel(rules) {
   const arrange = (presetName) => {
     const preset = rules.presets[presetName];
     const alternatives = (preset.town && preset.town.alternatives) || {};
-    const inTown = [];
+    let inTown = 0;
     for (const row of rows) {
       const { option, select: s, field: f } = row;
       const value = option.name in preset.options ? preset.options[option.name] : option.default;
@@ -276,12 +275,11 @@ function optionsPanel(rules) {
         const key = JSON.stringify(o.value);
         s.options[i + 1].textContent = valueText(o) + (starred.has(key) ? ' ★' : '');
       });
-      f.classList.toggle('town-alt', starred.size > 0);
       if (rules.common.includes(option.name)) common.appendChild(f);
-      else if (starred.size) { townGrid.appendChild(f); inTown.push(f); }
+      else if (starred.size) { townGrid.appendChild(f); inTown += 1; }
       else groups[groupOf(option.rule)].grid.appendChild(f);
     }
-    town.hidden = !inTown.length;
+    town.hidden = !inTown;
     townTitle.textContent = preset.town ? t('town_opts', { town: preset.town.name }) : '';
     for (const g of Object.values(groups)) {
       const n = g.grid.children.length;
