@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -425,7 +426,7 @@ def test_external_bot_with_a_bad_answer(tmp_path):
             [sys.executable, "-m", "kawuxing.cli", "connect", "--server", server.url,
              "--room", room["code"], "--bot", bad, "--timeout", "5"],
             capture_output=True, text=True, timeout=60, cwd=ROOT,
-            env={**__import__("os").environ, "KAWUXING_TOKEN": token})
+            env={**os.environ, "KAWUXING_TOKEN": token})
 
         async def state():
             hand = server.manager.get(room["code"]).match.hand

@@ -28,11 +28,15 @@ DEFAULT_TIMEOUT = 10.0  # seconds a bot may take per decision
 class Pipe(Protocol):
     """Where a :class:`CommandBot` writes lines and reads answers (:class:`BotProcess`)."""
 
-    def send(self, line: str) -> None: ...
+    def send(self, line: str) -> None:
+        """Write one line (no newline in it) to the program."""
 
-    def receive(self, timeout: float) -> str: ...
+    def receive(self, timeout: float) -> str:
+        """The program's next line; :class:`BotError` after ``timeout`` seconds or if it
+        is gone."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """End the program."""
 
 
 def is_command(spec: object) -> bool:

@@ -27,7 +27,7 @@ def _ci(ci: tuple[float, float] | None) -> str:
 
 
 def arena(
-    bots: Annotated[str, typer.Option("--bots", help=f"2 or 3 different bots, comma-separated: {bot_help()}")] = "heuristic:3,random",
+    bots: Annotated[str, typer.Option("--bots", help=f"2 or 3 different bots, comma-separated: {bot_help()}, or cmd:COMMAND (an outside program, docs/bot-protocol.md)")] = "heuristic:3,random",
     deals: Annotated[int, typer.Option("--deals", help="deals (walls); each is played in 6 seat arrangements")] = 100,
     rules: Annotated[str, typer.Option("--rules", help="preset")] = "standard",
     option: Annotated[Optional[list[str]], typer.Option("--option", help="rule override name=value; repeat")] = None,
