@@ -200,3 +200,25 @@ def test_cli_chart(run, tmp_path):
     assert result.exit_code == 0, result.output
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "2 deals, 12 hands" in result.stdout and "mean diff/hand" in result.stdout
+
+
+def test_a_player_built_in_python_plays_as_the_registry_bot_it_wraps():
+    """``players``: a factory called with each seat's seed; a RandomAgent built so plays
+    exactly as the registry's ``random`` (same seeds, same actions, same scores)."""
+    from kawuxing.agents import RandomAgent
+
+    seeds: list[str] = []
+
+    def build(seed: str) -> RandomAgent:
+        seeds.append(seed)
+        return RandomAgent(seed)
+
+    rules = RuleSet.preset()
+    mine = run_arena(["mine", "heuristic"], 2, rules, seed=3, players={"mine": build})
+    theirs = run_arena(["random", "heuristic"], 2, rules, seed=3)
+    assert mine.hands == 12
+    assert mine.per_bot["mine"].mean == theirs.per_bot["random"].mean
+    assert mine.pairs[0].mean_diff == theirs.pairs[0].mean_diff
+    assert sorted(set(seeds)) == [f"3/deal/{d}/seat/{s}" for d in (0, 1) for s in range(3)]
+    with pytest.raises(ValueError, match="same bot"):
+        check_arena_bots(["mine", "mine"], {"mine": build})

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from kawuxing.engine import (ADDED_KONG, CLAIM, CONCEALED_KONG, DISCARD, ENDED, KONG, PASS, PIAO,
                              PIAO_PHASE, PUNG, ROB, TURN, VERBS, WIN, Action, Hand, IllegalAction)
 from kawuxing.rules import PRESETS, RuleSet
+from kawuxing.scoring import declared_doubling
 from kawuxing.shapes import shanten
 from kawuxing.tiles import COPIES, NUM_KINDS
 from helpers import make_wall, rule_sets as rule_sets_of
@@ -191,6 +192,13 @@ def check_end(hand: Hand) -> None:
         expected = hand.dealer
         if rules.draw_dealer == "declarer" and len(declarers) == 1:
             expected = declarers[0]
+        elif rules.draw_dealer == "last_drawer":  # R2.3: who drew the last tile
+            expected = [e for e in hand.events if e["type"] == "draw"][-1]["seat"]
+        elif rules.draw_dealer == "cha_jiao_payer":  # R2.3: one payer deals; two: the third
+            ended = max(i for i, e in enumerate(hand.events) if e["type"] == "discard")
+            payers = {e["payer"] for e in hand.events[ended:] if e["type"] == "transfer"}
+            expected = {1: min(payers, default=0), 2: 3 - sum(payers)}.get(len(payers),
+                                                                            hand.dealer)
         assert hand.next_dealer == expected
         return
     wins = [e for e in hand.events if e["type"] == "win"]
@@ -199,8 +207,14 @@ def check_end(hand: Hand) -> None:
     for w in hand.winners:
         value = hand.values[w]
         assert value.legal
-        if value.win_by != "self_draw":  # R7.3: ×1 only by self-draw
-            assert value.multiplier >= rules.min_multiplier_discard_win
+        if value.win_by != "self_draw":  # R7.3: ×1 only by self-draw; R7.6 with R8.8
+            seen = value.multiplier
+            if rules.min_multiplier_counts_discarder_declared:
+                seen *= declared_doubling(rules, value.hand.discarder_declared,
+                                          value.hand.declared)
+            assert seen >= rules.min_multiplier_discard_win
+        elif rules.min_multiplier_self_draw > 1:  # R7.7
+            assert value.raw_multiplier >= rules.min_multiplier_self_draw
     if len(hand.winners) == 1:
         assert hand.next_dealer == hand.winners[0]
     else:  # R2.2: after 一炮双响 the discarder deals

@@ -19,11 +19,12 @@ from kawuxing.patterns import BY_KEY, PATTERNS, PI_HU, SCORED
 from kawuxing.records import hand_record, replay
 from kawuxing.rules import RuleSet
 from kawuxing.scoring import DISCARD as BY_DISCARD
-from kawuxing.scoring import SELF_DRAW, WinningHand, score_hand, win_transfers
+from kawuxing.payments import win_transfers
+from kawuxing.scoring import SELF_DRAW, WinningHand, score_hand
 from kawuxing.tiles import parse_tile, parse_tiles
-from kawuxing.transfers import (BAO_HU, DRAW_COMPENSATION, HAND_VALUE, KINDS, KONG_ADDED,
-                                KONG_CONCEALED, KONG_EXPOSED, PIAO, Transfer, describe,
-                                draw_compensation, kong_transfers)
+from kawuxing.transfers import (BAO_HU, CHA_JIAO, DRAW_COMPENSATION, HAND_VALUE, HORSE, KAN,
+                                KINDS, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PAO_QIA_MO_BA,
+                                PIAO, Transfer, describe, draw_compensation, kong_transfers)
 
 from helpers import auto_pass
 
@@ -172,7 +173,7 @@ def test_transfer_json_round_trip_and_validation():
     assert describe({"payer": 1, "payee": 0, "amount": 2, "reason": "补杠 added kong"}) == \
         "补杠 added kong"
     assert set(KINDS) == {HAND_VALUE, BAO_HU, KONG_CONCEALED, KONG_ADDED, KONG_EXPOSED,
-                          DRAW_COMPENSATION, PIAO}
+                          DRAW_COMPENSATION, PIAO, HORSE, KAN, PAO_QIA_MO_BA, CHA_JIAO}
 
 
 # --- in the engine: events, views, records ---------------------------------------------------
@@ -268,7 +269,7 @@ def test_event_constructors_make_the_protocol_shapes():
     assert ev.transfer(Transfer(1, 0, 2, PIAO, "R11.1", {"payer_piao": 1, "payee_piao": 1})) == {
         "type": "transfer", "kind": "piao", "payer": 1, "payee": 0, "amount": 2, "rule": "R11.1",
         "payer_piao": 1, "payee_piao": 1}
-    assert len(set(ev.TYPES)) == len(ev.TYPES) == 13
+    assert len(set(ev.TYPES)) == len(ev.TYPES) == 15
 
 
 # --- the browser translates by kind -----------------------------------------------------------
@@ -297,10 +298,19 @@ SAMPLES = [  # one transfer of each kind (and a chained kong), as the engine wri
     kong_transfers(KONG_EXPOSED, 0, [1], 3, 1, 2)[0],
     draw_compensation([1], "per_declarer", 1)[0],
     draw_compensation([1], "first_declarer", 1)[0],
+    draw_compensation([1], "first_declarer_2", 1)[0],  # R10.3
+    Transfer(1, 0, 10, HORSE, "R14.1 R14.2", {"tiles": ["1p", "7z"], "value": 10}),
+    Transfer(2, 0, 4, KAN, "R15.1", {"count": 2, "shares": 2}),
+    Transfer(1, 0, 5, PAO_QIA_MO_BA, "R16.1 R16.2",
+             {"pao": 1, "qia": 1, "mo": 1, "ba": 2, "shares": 1}),
+    Transfer(2, 0, 4, CHA_JIAO, "R10.3 R10.4 R10.5",
+             {"mode": "cha_jiao", "payer_class": "not_ready", "payee_class": "declared",
+              "multiplier": 4, "wait": "5p", "patterns": ["ka_wu_xing"]}),
 ]
 ZH = ["胡牌 亮倒+卡五星 ×4，包胡加倍（点了亮倒）", "胡牌 屁胡 ×1", "漂 1+0", "暗杠",
       "补杠，杠上杠 ×2（连杠第 2 杠）", "直杠，杠上杠 ×4（连杠第 3 杠）", "荒庄 亮倒赔付",
-      "荒庄 第一个亮倒者赔付"]
+      "荒庄 第一个亮倒者赔付", "荒庄 第一个亮倒者赔付（每家 2）", "买马 一筒 中：马值 10",
+      "数坎：2 坎，包胡 2 份", "跑恰摸八：跑 1 + 恰 1 + 摸 1 + 八 2", "查叫：未听赔亮倒，听五筒 ×4"]
 
 
 @pytest.mark.skipif(not Path(NODE).exists(), reason="no node")

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .agents import make_agent
+from .agents import Agent, make_agent
 from .agents.registry import parse_bot
 from .botproto.seat import CMD_PREFIX, DEFAULT_TIMEOUT, CommandBot, check_command, is_command
 from .engine import Hand
@@ -54,16 +54,21 @@ from .scoring import SELF_DRAW
 from .transfers import BAO_HU, WIN_KINDS
 
 MIN_BOTS, MAX_BOTS = 2, 3
+PlayerFactory = Callable[[str], Agent]
+"""An arena player that is not in the registry: called with a seat's seed (a string), returns
+a fresh :class:`~kawuxing.agents.Agent` for that seat. Must pickle for ``workers > 1``."""
 
 
-def check_arena_bots(bots: list[str]) -> list[str]:
+def check_arena_bots(bots: list[str], players: dict[str, PlayerFactory] | None = None
+                     ) -> list[str]:
     """The specs of ``bots`` stripped, if they are 2 or 3 distinct registry bots.
 
     Two specs naming the same player (``heuristic`` and ``heuristic:3``) count as the same
     bot. A ``cmd:COMMAND`` spec is an outside program speaking docs/bot-protocol.md over
     stdio (:mod:`kawuxing.botproto`). Raises ``ValueError`` for an unknown name or level, a
     command that cannot be run, too few or too many bots, or a bot named twice (nothing to
-    compare).
+    compare). A name of ``players`` is an agent built in Python (:data:`PlayerFactory`), e.g.
+    a trained policy (examples/train_bc.py).
     """
     specs = [b.strip() for b in bots if b.strip()]
     if len(specs) < MIN_BOTS:
@@ -71,17 +76,19 @@ def check_arena_bots(bots: list[str]) -> list[str]:
                          f"got {len(specs)}")
     if len(specs) > MAX_BOTS:
         raise ValueError(f"at most {MAX_BOTS} bots (one a seat), got {len(specs)}")
-    players: dict[tuple, str] = {}
+    seen: dict[tuple, str] = {}
     for spec in specs:
-        if is_command(spec):  # an outside program (docs/bot-protocol.md)
-            key: tuple = (CMD_PREFIX, check_command(spec)[len(CMD_PREFIX):].strip())
+        if players and spec in players:
+            key: tuple = ("player", spec)
+        elif is_command(spec):  # an outside program (docs/bot-protocol.md)
+            key = (CMD_PREFIX, check_command(spec)[len(CMD_PREFIX):].strip())
         else:
             bot, level = parse_bot(spec)  # ValueError for an unknown name or level
             key = (bot.name, level)
-        same = players.get(key)
+        same = seen.get(key)
         if same is not None:
             raise ValueError(f"{same!r} and {spec!r} are the same bot: nothing to compare")
-        players[key] = spec
+        seen[key] = spec
     return specs
 
 
@@ -130,21 +137,24 @@ class DealResult:
 
 
 def play_deal(rules: RuleSet, bots: list[str], seed: int | str, deal: int,
-              bot_timeout: float = DEFAULT_TIMEOUT) -> DealResult:
+              bot_timeout: float = DEFAULT_TIMEOUT,
+              players: dict[str, PlayerFactory] | None = None) -> DealResult:
     """Play deal ``deal`` once per arrangement of ``bots`` (see the module docstring for the
     wall, the dealer and the agents' seeds). A ``cmd:`` bot is one program per seat for the
     whole deal (:class:`~kawuxing.botproto.seat.CommandBot`, ``bot_timeout`` seconds per
     decision); a hand with one opens a claim window after every discard (R13.2: the program
     is asked, ``pass`` only when it holds no option; the registry bots without an option pass
-    unasked). Raises ``ValueError`` for a bad bot, :class:`~kawuxing.botproto.BotError` when
-    a program fails (the hand is left as it was; every program of the deal is closed)."""
+    unasked). A name of ``players`` is built by its factory. Raises ``ValueError`` for a bad
+    bot, :class:`~kawuxing.botproto.BotError` when a program fails (the hand is left as it
+    was; every program of the deal is closed)."""
     wall_seed = f"{seed}/deal/{deal}"
     dealer = deal % 3
     result = DealResult(deal, [], {b: [] for b in bots}, {b: [] for b in bots})
     programs: dict[tuple[str, int], CommandBot] = {}
     try:
         for number, seats in enumerate(arrangements(bots)):
-            agents = [programs.setdefault((spec, s), CommandBot(spec, bot_timeout))
+            agents = [players[spec](f"{wall_seed}/seat/{s}") if players and spec in players
+                      else programs.setdefault((spec, s), CommandBot(spec, bot_timeout))
                       if is_command(spec) else make_agent(spec, f"{wall_seed}/seat/{s}")
                       for s, spec in enumerate(seats)]
             outside = any(isinstance(a, CommandBot) for a in agents)
@@ -371,19 +381,21 @@ def summarize(results: list[DealResult], bots: list[str], seed: int | str = 0,
 def run_arena(bots: list[str], deals: int, rules: RuleSet, seed: int | str = 0,
               workers: int = 1, progress: Callable[[int], None] | None = None,
               preset: str = "standard", options: list[str] | None = None,
-              bot_timeout: float = DEFAULT_TIMEOUT) -> ArenaReport:
+              bot_timeout: float = DEFAULT_TIMEOUT,
+              players: dict[str, PlayerFactory] | None = None) -> ArenaReport:
     """Play ``deals`` deals of ``bots`` (2 or 3 distinct specs) in every arrangement on
     ``workers`` processes and summarize them; ``progress(1)`` after each deal. ``preset`` and
     ``options`` only name the rules in the report; ``bot_timeout``: seconds per decision of a
-    ``cmd:`` bot. Raises ``ValueError`` for bad bots, fewer than one deal or worker, a
+    ``cmd:`` bot; ``players``: names of agents built in Python (:data:`PlayerFactory`).
+    Raises ``ValueError`` for bad bots, fewer than one deal or worker, a
     timeout not above 0; :class:`~kawuxing.botproto.BotError` when an outside bot fails (the
     run stops: no report)."""
-    bots = check_arena_bots(bots)
+    bots = check_arena_bots(bots, players)
     if deals < 1 or workers < 1:
         raise ValueError("deals and workers must be at least 1")
     if not bot_timeout > 0:
         raise ValueError("the bot timeout must be above 0 seconds")
-    jobs = [(rules, bots, seed, d, bot_timeout) for d in range(deals)]
+    jobs = [(rules, bots, seed, d, bot_timeout, players) for d in range(deals)]
     start = time.perf_counter()
     results: list[DealResult] = []
     pool = None

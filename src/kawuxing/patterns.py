@@ -39,6 +39,9 @@ PATTERNS: tuple[Pattern, ...] = (
             "R9.1"),
     Pattern("triple_dragon_seven_pairs", "三龙七对", "seven pairs with three fours of a kind", 32,
             "R9.1 (option three_quad_seven_pairs)"),
+    # R9.15: replaces the seven-pairs name when it scores; its value is the option's (16 or 32)
+    Pattern("san_yuan_seven_pairs", "三元七对", "seven pairs with pairs of all three dragons", 16,
+            "R9.15"),
     Pattern("big_three_dragons", "大三元", "big three dragons", 8, "R9.1"),
     Pattern("little_three_dragons", "小三元", "little three dragons", 4, "R9.1"),
     Pattern("kong_bloom", "杠上开花", "self-draw on a kong replacement", 2, "R9.1"),
@@ -49,6 +52,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("last_tile", "海底捞月", "win on the last tile", 2, "R9.1 R5.1"),
     Pattern("liang_dao", "亮倒", "declared ready (亮倒)", 2, "R9.1 R8.4"),
     Pattern("ka_wu_xing", "卡五星", "closed wait on the five", 2, "R9.1"),
+    # R9.9 (option flush_four_bonus): listed once per four held in a 清一色 before the win
+    Pattern("jian_si_cheng_er", "见四乘二", "a four held in a full flush doubles", 2, "R9.9"),
 )
 
 BY_KEY: dict[str, Pattern] = {p.key: p for p in PATTERNS}
@@ -57,6 +62,10 @@ BY_NAME: dict[str, Pattern] = {p.name: p for p in PATTERNS}
 SCORED: tuple[Pattern, ...] = tuple(p for p in PATTERNS if p is not PI_HU)
 SEVEN_PAIRS_FAMILY = ("seven_pairs", "dragon_seven_pairs", "double_dragon_seven_pairs",
                       "triple_dragon_seven_pairs")
+# R9.14 seven_pairs_values: the family's values by option (three fours: None = the option
+# three_quad_seven_pairs)
+SEVEN_PAIRS_VALUES = {"standard": (4, 8, 16, None), "steep": (4, 8, 32, 128),
+                      "doubled": (4, 16, 32, 64)}
 
 
 def pattern(name_or_key: str) -> Pattern:

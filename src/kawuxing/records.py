@@ -9,6 +9,9 @@ A record (``"format": "kawuxing-hand", "version": 2``) holds:
   without an option are then among the actions); false when missing;
 - ``actions``: every accepted action as ``[seat, verb, tile?, "declare"?, [hidden]?]``;
 - ``result``: ``null`` while in play, else the settlement (:func:`views.hand_result`);
+- ``dice``, ``base_factor`` (R17.1 上楼, only when the rules have ``shang_lou``): the dice
+  rolled at the deal and the hand's base factor; a record without them replays with none
+  (dice rolled from the tiles, as the engine does) and factor 1;
 - ``fairness`` (version 2): how the wall was made (R3.1, docs/fairness.md) —
   ``{"algorithm", "hand_id", "commitment", "seed", "entropy"}`` — or null (a given wall, a
   replay seed). ``kawuxing verify`` checks it (:func:`kawuxing.fairness.verify_record`).
@@ -41,13 +44,17 @@ def hand_record(hand: Hand, seed: int | str | None = None,
     """The JSON record of ``hand`` as it stands (see module doc); ``fairness``: the full
     fairness object of its wall (:func:`kawuxing.fairness.reveal`, with the seed: the record
     is for after the hand, R13), or None."""
-    return {"format": FORMAT, "version": VERSION, "rules": hand.rules.to_dict(),
-            "dealer": hand.dealer, "seed": seed,
-            "hands": [format_tiles(sorted(h)) for h in hand.initial_hands],
-            "draws": " ".join(tile_str(t) for t in hand.draws),
-            "piao": hand.initial_piao, "windows": hand.windows,
-            "actions": [a.to_json() for a in hand.actions],
-            "result": hand_result(hand) if hand.ended else None, "fairness": fairness}
+    record = {"format": FORMAT, "version": VERSION, "rules": hand.rules.to_dict(),
+              "dealer": hand.dealer, "seed": seed,
+              "hands": [format_tiles(sorted(h)) for h in hand.initial_hands],
+              "draws": " ".join(tile_str(t) for t in hand.draws),
+              "piao": hand.initial_piao, "windows": hand.windows,
+              "actions": [a.to_json() for a in hand.actions],
+              "result": hand_result(hand) if hand.ended else None, "fairness": fairness}
+    if hand.rules.shang_lou != "off":  # R17.1: what the deal showed
+        record["dice"] = None if hand.dice is None else list(hand.dice)
+        record["base_factor"] = hand.base_factor
+    return record
 
 
 def replay(record: dict, step: int | None = None) -> Hand:
@@ -74,9 +81,12 @@ def replay(record: dict, step: int | None = None) -> Hand:
     if not isinstance(step, int) or not 0 <= step <= len(actions):
         raise ValueError(f"step {step!r}: the record has steps 0-{len(actions)}")
     rules = RuleSet.from_options(record["rules"])
+    dice = record.get("dice")
     hand = Hand(rules, record["dealer"], [parse_tiles(h) for h in record["hands"]],
                 parse_tiles(record["draws"]), record.get("piao"),
-                windows=record.get("windows", False) is True)
+                windows=record.get("windows", False) is True,
+                dice=None if dice is None else tuple(dice),
+                base_factor=record.get("base_factor", 1))
     for i, raw in enumerate(actions[:step]):
         hand.apply(action_from_json(raw, f"actions[{i}]"))
     return hand

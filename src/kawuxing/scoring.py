@@ -1,27 +1,27 @@
-"""Scoring a finished hand (RULES.md R7.1-R7.4, R8.4-R8.5, R9, R11): patterns, cap, payments.
+"""Scoring a finished hand (RULES.md R7.1-R7.7, R8.4-R8.10, R9, VARIANTS.md R9.8-R9.18).
 
 :func:`score_hand` takes a :class:`WinningHand` and a :class:`~kawuxing.rules.RuleSet` and
 returns a :class:`HandValue`: whether the win may be declared, the best reading (R9.2), its
 patterns each with its multiplier and rule, the multiplier after the cap, and the amount each
-payer owes. :func:`win_transfers` turns that into who pays whom (with 包胡 and 漂) as
-:class:`~kawuxing.transfers.Transfer` s of kind ``hand_value``/``bao_hu``/``piao``.
+payer owes. :func:`kawuxing.payments.win_transfers` turns that into who pays whom (R18.3).
+:func:`cap_multiplier` is the one place that caps a multiplier (R9.5, R9.6), and
+:func:`declared_doubling` the one place that applies R8.8.
 All amounts are integer base units (底金 × multiplier).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .extras import kan_count
 from .melds import MELD_PUNG, Meld
-from .patterns import BY_KEY, PI_HU, SEVEN_PAIRS_FAMILY, Pattern
+from .patterns import BY_KEY, PI_HU, SEVEN_PAIRS_FAMILY, SEVEN_PAIRS_VALUES, Pattern
 from .rules import RuleSet
 from .shapes import Reading, readings
-from .tiles import (COPIES, DRAGONS, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_str,
-                    tile_suit)
-from .transfers import BAO_HU, HAND_VALUE, PIAO, Transfer
+from .tiles import COPIES, DRAGONS, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_str, tile_suit
 
 __all__ = ["DISCARD", "ROBBING_KONG", "SELF_DRAW", "WIN_BY", "HandValue", "PatternScore",
-           "ScoringError", "Transfer", "WinningHand", "score_hand", "win_transfers"]
+           "ScoringError", "WinningHand", "cap_multiplier", "declared_doubling", "score_hand"]
 
 SELF_DRAW = "self_draw"
 DISCARD = "discard"
@@ -47,6 +47,9 @@ class WinningHand:
       player who discarded (or whose kong was robbed) had declared 亮倒 too (R8.5).
     - ``hidden``: kinds of concealed triplets kept face down at 亮倒 (R8.6): each is a fixed
       pung, never split, so only readings that hold it as a pung count.
+    - ``kong_chain``: the kongs of the R6.5 chain before the win (R9.18; 0 = not known, read
+      as 1). ``passed_wins``: wins this declared winner passed earlier in the hand (R8.18:
+      ×2 each in every payment, inside the cap; not in :attr:`HandValue.multiplier`).
     """
 
     concealed: tuple[int, ...]
@@ -58,6 +61,13 @@ class WinningHand:
     declared: bool = False
     discarder_declared: bool = False
     hidden: tuple[int, ...] = ()
+    kong_chain: int = 0
+    passed_wins: int = 0
+
+    @property
+    def self_drawn(self) -> bool:
+        """Won by self-draw (R7.2)."""
+        return self.win_by == SELF_DRAW
 
     def validate(self, rules: RuleSet) -> None:
         """Raise :class:`ScoringError` if the hand cannot exist under ``rules`` (R1.1)."""
@@ -101,6 +111,10 @@ class WinningHand:
                                    "the concealed tiles, once (R8.6)")
         if self.hidden and not self.declared:
             raise ScoringError("hidden triplets are kept face down only by a declared hand (R8.6)")
+        for name in ("kong_chain", "passed_wins"):
+            n = getattr(self, name)
+            if type(n) is not int or n < 0:
+                raise ScoringError(f"{name} {n!r}: a whole number >= 0")
         if self.win_by == SELF_DRAW and self.discarder_declared:
             raise ScoringError("discarder_declared goes with a win on another player's tile, not "
                                "a self-draw (R8.5)")
@@ -141,7 +155,9 @@ class HandValue:
     - ``raw_multiplier``: product of the patterns (R9.1); ``multiplier``: after the cap
       (R9.5, R9.6); ``cap``: the cap that bound it, else None.
     - ``per_payer``: base × multiplier, what each payer owes (R9.7) before 包胡 and 漂.
-    - ``bao_hu``: the single payer pays double (R8.4, R8.5).
+    - ``bao_hu``: the single payer pays double (R8.4, R8.5; never under R8.9 ``bao_hu`` none).
+    - ``hand``, ``rules``: what was scored, for the payments (R18.3) and the extras
+      (R14-R16); not compared.
     """
 
     legal: bool
@@ -154,6 +170,8 @@ class HandValue:
     per_payer: int = 0
     bao_hu: bool = False
     win_by: str = SELF_DRAW
+    hand: WinningHand | None = field(default=None, compare=False, repr=False)
+    rules: RuleSet | None = field(default=None, compare=False, repr=False)
 
     @property
     def pattern_names(self) -> list[str]:
@@ -179,10 +197,13 @@ class HandValue:
         return self.per_payer * (2 if self.bao_hu else 1)
 
 
-def score_hand(hand: WinningHand, rules: RuleSet) -> HandValue:
-    """Value a finished hand: best reading (R9.2), patterns (R9.1, R9.3, R9.4), cap (R9.5,
-    R9.6), legality (R7.1, R7.3, R7.4) and 包胡 (R8.4, R8.5).
+def score_hand(hand: WinningHand, rules: RuleSet, situational: bool = True) -> HandValue:
+    """Value a finished hand: best reading (R9.2), patterns (R9.1, R9.3, R9.4, R9.8-R9.18), cap
+    (R9.5, R9.6), legality (R7.1, R7.3, R7.4, R7.6, R7.7) and 包胡 (R8.4, R8.5, R8.9).
 
+    ``situational`` False leaves out the patterns of how the hand was won (亮倒, 杠上开花,
+    杠上炮, 抢杠胡, 海底: R10.3's 查叫 value). Between readings of the same value, under
+    R15.2 ``shu_kan_triplets`` reading the one with more 坎 is taken (U10).
     Raises :class:`ScoringError` if the hand cannot exist (see :meth:`WinningHand.validate`).
     """
     hand.validate(rules)
@@ -191,27 +212,36 @@ def score_hand(hand: WinningHand, rules: RuleSet) -> HandValue:
     found = [r for r in readings(counts) if _keeps_hidden(r, hand.hidden)]
     if not found:
         return HandValue(False, "not a winning hand: the tiles are not four sets and a pair, nor"
-                                " seven pairs (R7.1)", None, win_by=hand.win_by)
+                                " seven pairs (R7.1)", None, win_by=hand.win_by, hand=hand,
+                         rules=rules)
+    by_kan = rules.shu_kan_triplets == "reading" and "on" in (rules.shu_kan, rules.pao_qia_mo_ba)
     best: tuple | None = None
     for reading in found:
-        pats = _patterns(hand, reading, counts, rules)
-        raw, capped, cap = _multiplier(pats, rules)
-        rank = (capped, raw)
+        pats = _patterns(hand, reading, counts, rules, situational)
+        raw, capped, cap = cap_multiplier(pats, rules)
+        rank = (capped, raw, kan_count(hand, reading, rules) if by_kan else 0)
         if best is None or rank > best[0]:
             best = (rank, reading, pats, raw, capped, cap)
     _, reading, pats, raw, capped, cap = best
-    bao_hu = (hand.declared and hand.win_by != SELF_DRAW
+    bao_hu = (rules.bao_hu == "double" and hand.declared and hand.win_by != SELF_DRAW
               and not (rules.mutual_declared == "single" and hand.discarder_declared))
+    # R7.6: the discarder's 亮倒 doubling (R8.8) counts towards R7.3's minimum
+    seen = raw
+    if rules.min_multiplier_counts_discarder_declared and hand.win_by != SELF_DRAW:
+        seen *= declared_doubling(rules, hand.discarder_declared, hand.declared)
     legal, reason = True, ""
     if hand.win_by == ROBBING_KONG and not rules.robbing_kong:
         legal, reason = False, "robbing the kong is off (option robbing_kong, R7.4)"
-    elif hand.win_by != SELF_DRAW and raw < rules.min_multiplier_discard_win:
+    elif hand.win_by != SELF_DRAW and seen < rules.min_multiplier_discard_win:
         # R7.3 speaks of the hand's multiplier (屁胡 = no pattern), before any cap
-        legal, reason = False, (f"×{raw} may win only by self-draw: a win on another "
+        legal, reason = False, (f"×{seen} may win only by self-draw: a win on another "
                                 f"player's tile needs ×{rules.min_multiplier_discard_win} "
                                 "(R7.3)")
+    elif hand.win_by == SELF_DRAW and raw < rules.min_multiplier_self_draw:
+        legal, reason = False, (f"×{raw}: a self-draw needs ×{rules.min_multiplier_self_draw} "
+                                "(option min_multiplier_self_draw, R7.7)")
     return HandValue(legal, reason, reading, tuple(pats), raw, capped, cap,
-                     rules.base * capped, bao_hu, hand.win_by)
+                     rules.base * capped, bao_hu, hand.win_by, hand, rules)
 
 
 def _keeps_hidden(reading: Reading, hidden: tuple[int, ...]) -> bool:
@@ -223,14 +253,55 @@ def _keeps_hidden(reading: Reading, hidden: tuple[int, ...]) -> bool:
     return not reading.seven_pairs and all(k in pungs for k in hidden)
 
 
-def _patterns(hand: WinningHand, reading: Reading, counts: list[int],
-              rules: RuleSet) -> list[PatternScore]:
-    """The patterns of one reading, in PATTERNS table order."""
-    found: dict[str, PatternScore] = {}
+def declared_doubling(rules: RuleSet, payer_declared: bool, winner_declared: bool) -> int:
+    """R8.8 ``liang_dao_doubling``: the factor (1, 2) of one payment of hand value (one
+    share) whose payer (the share's owner under 包胡, U12) had or had not declared, to a
+    winner who had or had not: ``winner`` 1 (the winner's own 亮倒 is its R9.1 pattern);
+    ``either`` 2 for a declared payer to an undeclared winner; ``each`` 2 for a declared
+    payer."""
+    mode = rules.liang_dao_doubling
+    if not payer_declared or mode == "winner" or (mode == "either" and winner_declared):
+        return 1
+    return 2
 
-    def add(key: str, note: str = "", multiplier: int | None = None) -> None:
+
+def cap_multiplier(pats: tuple[PatternScore, ...] | list[PatternScore], rules: RuleSet,
+                   doubling: int = 1, declare_doubling: int = 1) -> tuple[int, int, int | None]:
+    """(raw, after the cap, the cap that bound it or None) of a payment's multiplier: the
+    product of ``pats`` (R9.1) × ``doubling`` (R8.18, R17.2: inside the cap) ×
+    ``declare_doubling`` (R8.8), capped per R9.5 (a pattern's own cap replaces the general
+    one) and R9.6 (``cap_excludes_declare``: the 亮倒 doublings, the pattern's and R8.8's,
+    come after the cap). R18.4: only hand-value and 查叫 multipliers are capped."""
+    product = 1
+    for p in pats:
+        product *= p.multiplier
+    raw = product * doubling * declare_doubling
+    if rules.cap is None:
+        return raw, raw, None
+    cap = rules.cap
+    own = [rules.cap_exceptions[p.name] for p in pats if p.name in rules.cap_exceptions]
+    if own:
+        cap = max(own)
+    outside = declare_doubling
+    if any(p.pattern.key == "liang_dao" for p in pats):
+        outside *= BY_KEY["liang_dao"].multiplier
+    if rules.cap_excludes_declare and outside > 1:
+        before = raw // outside
+        return raw, min(before, cap) * outside, cap if before > cap else None
+    return raw, min(raw, cap), cap if raw > cap else None
+
+
+def _patterns(hand: WinningHand, reading: Reading, counts: list[int],
+              rules: RuleSet, situational: bool = True) -> list[PatternScore]:
+    """The patterns of one reading, in PATTERNS table order; a pattern that scores more than
+    once (R9.8 ``full``, R9.9) is listed once per instance."""
+    found: dict[str, list[PatternScore]] = {}
+
+    def add(key: str, note: str = "", multiplier: int | None = None,
+            again: bool = False) -> None:
         pat = BY_KEY[key]
-        found[key] = PatternScore(pat, pat.multiplier if multiplier is None else multiplier, note)
+        score = PatternScore(pat, pat.multiplier if multiplier is None else multiplier, note)
+        found[key] = found.get(key, []) + [score] if again else [score]
 
     melds = hand.melds
     win = hand.win_tile
@@ -239,12 +310,19 @@ def _patterns(hand: WinningHand, reading: Reading, counts: list[int],
         add("full_flush")
     if reading.seven_pairs:
         quads = sum(1 for c in counts if c == 4)
-        family = SEVEN_PAIRS_FAMILY[quads]
-        add(family, multiplier=rules.three_quad_seven_pairs if quads == 3 else None)
+        value = SEVEN_PAIRS_VALUES[rules.seven_pairs_values][quads]  # R9.14
+        if value is None:
+            value = rules.three_quad_seven_pairs
+        san_yuan = rules.san_yuan_seven_pairs  # R9.15: pairs of all three dragons
+        if san_yuan != "off" and all(counts[d] >= 2 for d in DRAGONS) and san_yuan > value:
+            add("san_yuan_seven_pairs", multiplier=san_yuan)
+        else:
+            add(SEVEN_PAIRS_FAMILY[quads], multiplier=value)
     else:
         concealed_pungs = [s.tile for s in reading.sets if s.kind == "pung"]
-        if len(concealed_pungs) == len(reading.sets):
-            add("all_pungs")
+        exclusive = len(melds) == 4 and rules.shou_zhua_yi_with_peng_peng == "exclusive"
+        if len(concealed_pungs) == len(reading.sets) and not exclusive:  # R9.17
+            add("all_pungs", multiplier=rules.peng_peng_value)  # R9.11
         dragon_pungs = sum(1 for d in DRAGONS if d in concealed_pungs
                            or any(m.tile == d for m in melds))
         if dragon_pungs == 3:
@@ -253,103 +331,86 @@ def _patterns(hand: WinningHand, reading: Reading, counts: list[int],
             add("little_three_dragons")
         if (not is_dragon(win) and tile_rank(win) == 5
                 and any(s.kind == "chow" and s.tile == win - 1 for s in reading.sets)):
-            add("ka_wu_xing")
+            add("ka_wu_xing", multiplier=rules.ka_wu_xing_value)  # R9.10
         if len(melds) == 4:
-            add("shou_zhua_yi")
-    _situational(hand, rules, add)
+            add("shou_zhua_yi", multiplier=rules.shou_zhua_yi_value)  # R9.16
+    if situational:
+        _situational(hand, rules, add)
     if not reading.seven_pairs:  # R9.3: the seven-pairs family never adds 四归
         _si_gui(hand, counts, rules, found, add)
-    return [found[p] for p in BY_KEY if p in found]
+    return [score for key in BY_KEY if key in found for score in found[key]]
 
 
 def _situational(hand: WinningHand, rules: RuleSet, add) -> None:
-    """Patterns of how the hand was won (R9.1): kong, robbing, last tile, 亮倒."""
+    """Patterns of how the hand was won (R9.1): kong (R9.12, R9.18), robbing (R9.13), last
+    tile (R9.8), 亮倒."""
+    kong_value = rules.kong_win_value
+    note = ""
+    if rules.kong_chain_win_bonus and hand.kong_chain > 1:  # R9.18: × 2^(n-1)
+        kong_value *= 2 ** (hand.kong_chain - 1)
+        note = f"kong {hand.kong_chain} of a chain (R9.18)"
     if hand.after_kong and hand.win_by == SELF_DRAW:
-        add("kong_bloom")
+        add("kong_bloom", note, kong_value)
     elif hand.after_kong and hand.win_by == DISCARD:
-        add("kong_discard")
+        add("kong_discard", note, kong_value)
     if hand.win_by == ROBBING_KONG:
-        add("robbing_kong")
-    if hand.last_tile and (hand.win_by == SELF_DRAW
-                           or (hand.win_by == DISCARD and rules.last_discard_bonus)):
-        add("last_tile", "" if hand.win_by == SELF_DRAW else "last discard (option "
-            "last_discard_bonus)")
+        add("robbing_kong", multiplier=rules.kong_win_value
+            if rules.kong_win_value_includes_robbing else None)
+    channel = rules.si_gui_channel
+    if hand.last_tile and channel == "off":
+        if hand.win_by == SELF_DRAW or (hand.win_by == DISCARD and rules.last_discard_bonus):
+            add("last_tile", "" if hand.win_by == SELF_DRAW else "last discard (option "
+                "last_discard_bonus)")
+    elif hand.last_tile and channel in ("full", "full_once") and hand.win_by != ROBBING_KONG:
+        add("last_tile", "" if hand.win_by == SELF_DRAW else "海底炮: the last discard (R9.8)")
     if hand.declared:
         add("liang_dao")
 
 
 def _si_gui(hand: WinningHand, counts: list[int], rules: RuleSet, found: dict, add) -> None:
-    """明四归一 / 暗四归一 (R9.1) by the winning tile, and held in the hand per R9.4."""
+    """明四归一 / 暗四归一 (R9.1) by the winning tile, and held in the hand per R9.4, R9.8
+    (``si_gui_channel``) or R9.9 (``flush_four_bonus``: a held four in a 清一色 is 见四乘二)."""
     win = hand.win_tile
-    pung_tiles = {m.tile for m in hand.melds if m.kind == MELD_PUNG}
-    if win in pung_tiles:
-        add("ming_si_gui", "the winning tile completes an exposed pung")
-    if counts[win] == 4 and (hand.win_by == SELF_DRAW or rules.an_si_gui_on_discard):
-        add("an_si_gui", "the winning tile is the fourth of three concealed")
-    if rules.si_gui_in_hand == "win_tile_only":
+    pung_tiles = [m.tile for m in hand.melds if m.kind == MELD_PUNG]
+    concealed = counts_of(hand.concealed)
+    win_ming = win in pung_tiles
+    win_an = counts[win] == 4 and (hand.win_by == SELF_DRAW or rules.an_si_gui_on_discard)
+    # fours held before the win: an exposed pung whose fourth is concealed, four concealed
+    held_ming = [k for k in pung_tiles if concealed[k]]
+    held_an = [k for k, c in enumerate(concealed) if c == 4]
+    channel = rules.si_gui_channel
+    if rules.flush_four_bonus == "x2_each" and "full_flush" in found:  # R9.9
+        for k in held_ming + held_an:
+            add("jian_si_cheng_er", f"{tile_str(k)} held four (R9.9)", again=True)
+        held_ming, held_an = [], []
+    elif channel in ("full", "full_once"):  # R9.8: every four, each instance multiplies
+        if win_ming:
+            add("ming_si_gui", "the winning tile completes an exposed pung")
+        for k in held_ming:
+            add("ming_si_gui", f"{tile_str(k)} fourth of an exposed pung (R9.8)", again=True)
+        if win_an:
+            add("an_si_gui", "the winning tile is the fourth of three concealed")
+        for k in held_an:
+            add("an_si_gui", f"{tile_str(k)} four concealed (R9.8)", again=True)
+        if channel == "full_once":
+            for key in ("ming_si_gui", "an_si_gui"):
+                if key in found:
+                    found[key] = found[key][:1]
         return
-    if rules.si_gui_in_hand == "flush":
+    if win_ming:
+        add("ming_si_gui", "the winning tile completes an exposed pung")
+    if win_an:
+        add("an_si_gui", "the winning tile is the fourth of three concealed")
+    mode = "win_tile_only" if channel == "half" else rules.si_gui_in_hand
+    if mode == "win_tile_only":
+        return
+    if mode == "flush":
         allowed = "full_flush" in found
     else:  # any_pattern: any other pattern, situational ones included
         allowed = any(k not in ("ming_si_gui", "an_si_gui") for k in found)
     if not allowed:
         return
-    if "ming_si_gui" not in found and any(counts[t] for t in pung_tiles):
+    if "ming_si_gui" not in found and held_ming:
         add("ming_si_gui", "fourth tile of an exposed pung kept in hand (R9.4)")
-    if "an_si_gui" not in found and any(c == 4 for k, c in enumerate(counts) if k != win):
+    if "an_si_gui" not in found and held_an:
         add("an_si_gui", "four of a kind kept in the concealed hand (R9.4)")
-
-
-def _multiplier(pats: list[PatternScore], rules: RuleSet) -> tuple[int, int, int | None]:
-    """(raw product, after the cap, the cap that bound it or None) per R9.1, R9.5, R9.6."""
-    raw = 1
-    for p in pats:
-        raw *= p.multiplier
-    if rules.cap is None:
-        return raw, raw, None
-    cap = rules.cap
-    own = [rules.cap_exceptions[p.name] for p in pats if p.name in rules.cap_exceptions]
-    if own:
-        cap = max(own)
-    declared = any(p.pattern.key == "liang_dao" for p in pats)
-    if rules.cap_excludes_declare and declared:
-        before = raw // BY_KEY["liang_dao"].multiplier
-        capped = min(before, cap) * BY_KEY["liang_dao"].multiplier
-        return raw, capped, cap if before > cap else None
-    return raw, min(raw, cap), cap if raw > cap else None
-
-
-def win_transfers(value: HandValue, winner: int, payers: list[int],
-                  piao: list[int] | None = None) -> list[Transfer]:
-    """Who pays the winner what for a legal hand ``value`` (R7.2, R8.4, R9.7, R11.1).
-
-    ``payers``: the two other seats for a self-draw, or ``[discarder]`` (the konger for a robbed
-    kong). ``piao``: each seat's 漂 (R11.1), default none. Returns per payer one transfer of
-    kind ``hand_value`` (``bao_hu`` when 包胡 doubles it, R8.4), with the pattern keys
-    (``["pi_hu"]`` for 屁胡), the multiplier and ``win_by``, and one of kind ``piao`` (with
-    ``payer_piao`` and ``payee_piao``) where 漂 is not zero. Raises ``ValueError`` for an
-    illegal value or bad payers.
-    """
-    if not value.legal:
-        raise ValueError(f"not a legal win: {value.reason}")
-    want = 2 if value.win_by == SELF_DRAW else 1
-    if len(payers) != want or len(set(payers)) != want or winner in payers:
-        raise ValueError(f"payers {payers!r} for seat {winner} winning by {value.win_by}: "
-                         f"expected {want} other seat(s) (R7.2)")
-    if piao is not None and len(piao) != 3:
-        raise ValueError(f"piao {piao!r}: expected one value per seat (3)")
-    keys = [p.pattern.key for p in value.pattern_rows]
-    out = []
-    for payer in payers:
-        params = {"patterns": list(keys), "multiplier": value.multiplier,
-                  "win_by": value.win_by}
-        if value.bao_hu and len(payers) == 1:  # R8.4: the single payer pays double
-            out.append(Transfer(payer, winner, 2 * value.per_payer, BAO_HU, "R8.4 R9.7",
-                                params))
-        else:
-            out.append(Transfer(payer, winner, value.per_payer, HAND_VALUE, "R7.2 R9.7",
-                                params))
-        if piao and piao[payer] + piao[winner]:  # R11.1: once per payment, never doubled
-            out.append(Transfer(payer, winner, piao[payer] + piao[winner], PIAO, "R11.1",
-                                {"payer_piao": piao[payer], "payee_piao": piao[winner]}))
-    return out

@@ -102,6 +102,19 @@ def tile_chinese(kind: int) -> str:
     return _NUMERALS[kind % 9] + _SUIT_CHINESE[tile_suit(kind)]
 
 
+_SUIT_ENGLISH = {"p": "dots", "s": "bamboo", "m": "characters"}
+_DRAGON_ENGLISH = ("white dragon", "green dragon", "red dragon")
+
+
+def tile_english(kind: int) -> str:
+    """The English name of a tile kind, as the web client says it: ``"5 dots"``, ``"1 bamboo"``,
+    ``"red dragon"``. Raises :class:`TileError` for a bad kind."""
+    _check_kind(kind)
+    if is_dragon(kind):
+        return _DRAGON_ENGLISH[kind - DRAGON_BASE]
+    return f"{tile_rank(kind)} {_SUIT_ENGLISH[tile_suit(kind)]}"
+
+
 def tile_unicode(kind: int) -> str:
     """The Unicode mahjong tile character of one kind, e.g. ``"🀝"`` for 5p."""
     _check_kind(kind)

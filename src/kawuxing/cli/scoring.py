@@ -11,7 +11,8 @@ from rich.table import Table
 
 from ..engine.views import pattern_json
 from ..melds import Meld
-from ..scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand, win_transfers
+from ..payments import win_transfers
+from ..scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand
 from ..shapes import shanten, waits
 from ..tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
 from ..transfers import describe

@@ -27,8 +27,10 @@ WIN = "win"
 PIAO_CHOSEN = "piao_chosen"
 PIAO = "piao"
 HAND_END = "hand_end"
+SHANG_LOU = "shang_lou"
+HORSES = "horses"
 TYPES = (DEAL, DRAW, DISCARD, DECLARE, WAITS, PUNG, KONG, ADDING_KONG, TRANSFER, WIN,
-         PIAO_CHOSEN, PIAO, HAND_END)
+         PIAO_CHOSEN, PIAO, HAND_END, SHANG_LOU, HORSES)
 
 
 _NAMES = tuple(tile_str(k) for k in range(NUM_KINDS))  # kind -> MPSZ name
@@ -120,6 +122,20 @@ def win(seat: int, tile: int, by: str, source: int | None, patterns: list[str],
     return {"type": WIN, "seat": seat, "tile": _name(tile), "by": by, "from": source,
             "patterns": list(patterns), "multiplier": multiplier,
             "raw_multiplier": raw_multiplier, "bao_hu": bao_hu}
+
+
+def shang_lou(mode: str, dice: Sequence[int] | None, base_factor: int) -> dict:
+    """上楼 at the deal (R17.1), shown to all: ``mode`` ``dice_doubles`` (``dice`` the two dice
+    rolled, 豹子 when equal) or ``after_draw`` (``dice`` null); ``base_factor`` the hand's base
+    ×1, ×2, ×4 … (``after_draw``: after 荒庄 or 一炮双响 in a row)."""
+    return {"type": SHANG_LOU, "mode": mode, "dice": None if dice is None else list(dice),
+            "base_factor": base_factor}
+
+
+def horses(seat: int, tiles: Iterable[int], value: int) -> dict:
+    """买马 (R14.1-R14.3): the horse tiles ``seat`` took from the wall after its self-draw win,
+    shown to all, and their ``value`` (units each payer pays, R14.2)."""
+    return {"type": HORSES, "seat": seat, "tiles": _tiles(tiles), "value": value}
 
 
 def piao_chosen(seat: int) -> dict:

@@ -17,9 +17,12 @@ import random
 
 from ..melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ..rules import RuleSet
-from ..scoring import HandValue, win_transfers
+from ..cha_jiao import cha_jiao_transfers
+from ..extras import horse_tiles, horse_value
+from ..payments import WinTable, everything_doubled, shang_lou_doubles, win_transfers
+from ..scoring import HandValue
 from ..tiles import COPIES, NUM_KINDS, counts_of, kinds_for_suits, tile_str, tiles_of
-from ..transfers import (KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Transfer,
+from ..transfers import (CHA_JIAO_MODES, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Transfer,
                          draw_compensation, kong_transfers)
 from . import events as ev
 from . import legal
@@ -42,7 +45,8 @@ class Hand:
     """
 
     def __init__(self, rules: RuleSet, dealer: int, hands: list[list[int]], draws: list[int],
-                 piao: list[int] | None = None, windows: bool = True) -> None:
+                 piao: list[int] | None = None, windows: bool = True,
+                 dice: tuple[int, int] | None = None, base_factor: int = 1) -> None:
         """Start a hand from explicit tiles: ``hands`` = three lists of 13 kinds (seats 0-2),
         ``draws`` = the order tiles will be drawn, the dealer's 14th first (R3).
 
@@ -53,6 +57,12 @@ class Hand:
         shows who could claim; ``False`` is the fast path for self-play, where a window opens
         only when some seat holds an option and no view leaves the process. Raises ``ValueError`` for bad tiles: not 13
         a hand, a fifth copy, a kind not in play, a bad dealer or piao.
+
+        上楼 (R17.1), shown to all at the deal in a ``shang_lou`` event: under ``dice_doubles``
+        ``dice`` are the two dice (default: rolled by an RNG seeded with the hand's tiles, so
+        the same deal rolls the same dice); ``base_factor`` is the hand's base ×1, ×2, ×4 …
+        (``after_draw``: :class:`~kawuxing.engine.match.Match` carries it from hand to hand).
+        ``ValueError`` for dice that are not two of 1-6 or a factor that is not a power of 2.
         """
         if type(dealer) is not int or dealer not in (0, 1, 2):
             raise ValueError(f"dealer {dealer!r}: must be seat 0, 1 or 2")
@@ -74,9 +84,18 @@ class Hand:
                 raise ValueError("piao: three whole numbers >= 0 (R11.1)")
             if rules.piao_choices and any(p not in rules.piao_choices for p in piao):
                 raise ValueError(f"piao: each must be one of {list(rules.piao_choices)} (R11.1)")
+        if dice is None and rules.shang_lou == "dice_doubles":
+            dice = roll_dice(hands, draws)
+        if dice is not None and (len(dice) != 2 or any(type(d) is not int or not 1 <= d <= 6
+                                                       for d in dice)):
+            raise ValueError(f"dice {dice!r}: two whole numbers 1-6 (R17.1)")
+        if type(base_factor) is not int or base_factor < 1 or base_factor & (base_factor - 1):
+            raise ValueError(f"base_factor {base_factor!r}: 1, 2, 4 … (R17.1)")
         self.rules = rules
         self.dealer = dealer
         self.windows = windows
+        self.dice = None if dice is None else tuple(dice)  # R17.1 dice_doubles
+        self.base_factor = base_factor  # R17.1 after_draw
         self.seats = [SeatState(counts_of(h)) for h in hands]
         self.initial_hands = [list(h) for h in hands]
         self.initial_piao = list(piao) if piao is not None else None
@@ -90,6 +109,8 @@ class Hand:
         self.deltas = [0, 0, 0]
         self.transfers: list[Transfer] = []
         self.events: list[dict] = [ev.deal(dealer, hands, len(draws))]
+        if rules.shang_lou != "off":
+            self.events.append(ev.shang_lou(rules.shang_lou, self.dice, base_factor))
         self.actions: list[Action] = []
         self._legal: dict[int, list[Action]] = {}  # seat -> legal actions of this state
         self.winners: list[int] = []
@@ -111,14 +132,14 @@ class Hand:
     @classmethod
     def deal(cls, rules: RuleSet, dealer: int, seed: int | str | None = None,
              wall: list[int] | None = None, piao: list[int] | None = None,
-             windows: bool = True) -> Hand:
+             windows: bool = True, base_factor: int = 1) -> Hand:
         """Shuffle and deal (R3.1): 4-4-4 from the dealer, then 1 each; the rest is the wall.
 
         ``wall``: the 84 tiles in order (replays, tests, a provably fair deal: e.g.
         :func:`kawuxing.fairness.derive_wall` of a secret seed the caller drew); else shuffled
         by ``random.Random(seed)`` (:func:`new_wall`). The engine reads no OS randomness:
         ``TypeError`` if neither is given; ``ValueError`` for a wall that is not the 84 tiles
-        of the rule set.
+        of the rule set. ``base_factor``: R17.1 ``after_draw`` (see :class:`Hand`).
         """
         if wall is None and seed is None:
             raise TypeError("Hand.deal: pass a seed (reproducible shuffle) or the wall (e.g. "
@@ -134,7 +155,8 @@ class Hand:
         hands: list[list[int]] = [[], [], []]
         for seat, tile in zip(order, wall):
             hands[seat].append(tile)
-        return cls(rules, dealer, hands, wall[len(order):], piao, windows)
+        return cls(rules, dealer, hands, wall[len(order):], piao, windows,
+                   base_factor=base_factor)
 
     # --- reading the state -------------------------------------------------------------
     @property
@@ -429,8 +451,11 @@ class Hand:
     def _kong_money(self, kind: str, konger: int, payers: list[int],
                     money: int | None = None) -> None:
         """Kong money of ``kind`` (R6.1-R6.3), paid at once (R6.6), doubled along the 杠上杠
-        chain this kong is part of (R6.5); ``money`` per payer only for 直杠 (R6.3)."""
-        for transfer in kong_transfers(kind, konger, payers, self.chain, self.rules.base, money):
+        chain this kong is part of (R6.5); ``money`` per payer only for 直杠 (R6.3); × the
+        hand's R17.1 base factor, ×2 under R17.2 ``everything`` with 豹子."""
+        paid = kong_transfers(kind, konger, payers, self.chain, self.rules.base, money,
+                              base_factor=self.base_factor)
+        for transfer in everything_doubled(self.rules, self.dice, paid):
             self._pay(transfer)
 
     def _pay(self, transfer: Transfer) -> None:
@@ -457,26 +482,60 @@ class Hand:
 
     def _win(self, winners: list[int], values: dict[int, HandValue], tile: int,
              payers: list[int], discarder: int | None) -> None:
-        piao = [s.piao or 0 for s in self.seats]
+        declared = tuple(s.declared for s in self.seats)  # R8.8: the discard won on counts
+        piao = tuple(s.piao or 0 for s in self.seats)
         for w in winners:  # the won tile is not added to the hand: one tile, maybe two winners
             value = values[w]
             self._emit(ev.win(w, tile, value.win_by, discarder, value.pattern_names,
                               value.multiplier, value.raw_multiplier, value.bao_hu))
-            for t in win_transfers(value, w, payers, piao):
+            horses = self._horses(w, tile) if discarder is None else []
+            table = WinTable(declared, piao, tuple(horses), self.dice, self.base_factor)
+            for t in win_transfers(value, w, payers, table=table):
                 self._pay(t)
         self.winners, self.values = winners, values
         # R2.2: the winner deals; after 一炮双响 the discarder
         self._end("win", winners[0] if len(winners) == 1 else discarder)
 
+    def _horses(self, winner: int, tile: int) -> list[int]:
+        """R14.1-R14.3 买马 after a self-draw win: the horse tiles taken from the wall (next in
+        drawing order, or from the far end last tile first), shown to all in a ``horses``
+        event; none with the option off, an empty wall (海底捞月) or, under
+        ``declared_self_draw``, an undeclared winner. The tiles stay counted in the wall."""
+        rules = self.rules
+        if rules.horse_buy == "off" or self.wall_left == 0 or (
+                rules.horse_buy == "declared_self_draw" and not self.seats[winner].declared):
+            return []
+        wall = self._draws[self._next:]
+        if rules.horse_from == "far_end":
+            wall.reverse()
+        tiles = horse_tiles(rules.horse_kind, wall)
+        self._emit(ev.horses(winner, tiles, horse_value(rules.horse_kind, tiles, tile)))
+        return tiles
+
     def _exhaustive_draw(self) -> None:
-        """R10 荒庄: no hand value; kong money stands; 亮倒 compensation."""
+        """R10 荒庄: no hand value; kong money stands; 亮倒 compensation (R10.2) or 查叫
+        (R10.3-R10.6); the next dealer per R2.2/R2.3."""
+        rules = self.rules
         declarers = [i for i, s in enumerate(self.seats) if s.declared]
-        for transfer in draw_compensation(self.declare_order, self.rules.draw_compensation,
-                                          self.rules.base):
+        if rules.draw_compensation in CHA_JIAO_MODES:
+            doubles = shang_lou_doubles(rules, self.dice)
+            paid = cha_jiao_transfers(self.seats, self.declare_order, rules, doubles)
+        else:
+            paid = draw_compensation(self.declare_order, rules.draw_compensation, rules.base)
+        paid = everything_doubled(rules, self.dice, paid)
+        for transfer in paid:
             self._pay(transfer)
         nxt = self.dealer
-        if self.rules.draw_dealer == "declarer" and len(declarers) == 1:
+        if rules.draw_dealer == "declarer" and len(declarers) == 1:
             nxt = declarers[0]
+        elif rules.draw_dealer == "last_drawer":  # R2.3: who drew the last tile made the last
+            nxt = self.pending.seat                # discard (R5.1-R5.3: no kong, no pung)
+        elif rules.draw_dealer == "cha_jiao_payer":  # R2.3: who made any compensation payment
+            payers = {t.payer for t in paid}
+            if len(payers) == 1:
+                nxt = payers.pop()
+            elif len(payers) == 2:
+                nxt = 3 - sum(payers)
         self._end("draw", nxt)
 
     def _end(self, result: str, next_dealer: int) -> None:
@@ -484,6 +543,15 @@ class Hand:
         self._emit(ev.hand_end(result, self.winners, self.deltas, next_dealer,
                                [s.concealed_tiles() for s in self.seats],
                                [s.melds for s in self.seats]))
+
+
+def roll_dice(hands: list[list[int]], draws: list[int]) -> tuple[int, int]:
+    """R17.1 ``dice_doubles``: the two dice of a hand, from an RNG seeded with its tiles (the
+    dealt hands, each sorted, and the draw order), so the same deal always rolls the same
+    dice whether it came from a seed, a wall or a record; the engine reads no OS randomness."""
+    text = "/".join(" ".join(map(str, sorted(h))) for h in hands) + "/" + " ".join(map(str, draws))
+    rng = random.Random(f"dice/{text}")
+    return rng.randint(1, 6), rng.randint(1, 6)
 
 
 DEAL_ROUNDS = (4, 4, 4, 1)  # R3.1: tiles each seat takes per round, from the dealer round

@@ -199,6 +199,18 @@ class Match:
             if seed is not None:
                 self.pending = seed
 
+    def next_base_factor(self) -> int:
+        """R17.1 ``shang_lou = after_draw`` (上楼): the next hand's base factor, the last hand's
+        ×2 after a 荒庄 or an 一炮双响 (so ×2, ×4 … in a row), 1 after any other ending, for
+        the first hand and with the option off. Read from the hands themselves, so a match
+        rebuilt from records (:meth:`restore`) goes on with the right one."""
+        if self.rules.shang_lou != "after_draw" or not self.hands or not self.hand.ended:
+            return 1
+        last = self.hand
+        if last.result == "draw" or len(last.winners) == 2:
+            return last.base_factor * 2
+        return 1
+
     def totals(self) -> list[int]:
         """Running scores: every ended hand's deltas summed (R12.1)."""
         totals = [0, 0, 0]
@@ -229,5 +241,6 @@ class Match:
             raise TypeError(f"Match: hand {n} has no wall: pass walls, a secret source or "
                             "a seed")
         self.hands.append(Hand.deal(self.rules, dealer, self.hand_seed(n), wall=wall,
-                                    piao=self.piao, windows=self.windows))
+                                    piao=self.piao, windows=self.windows,
+                                    base_factor=self.next_base_factor()))
         self.fair.append(seed)
