@@ -798,6 +798,36 @@ def test_town_preset_room_and_its_rules_page(server, desktop):
     assert [same.nth(i).inner_text() for i in range(same.count())] == ["抢杠胡", "可以", "R7.4"]
 
 
+# Seat 0 (the dealer) holds 46p 111s 456s 789s 55z and self-draws 5p at once: 卡五星, ×4 in
+# 孝感 (R9.10), 数坎 on (R15.1) with one 坎 (111s); with 买马 on self-draw (R14.1, 独马) the next
+# tile, 8s, is the horse, worth 8. Each other seat pays 4 + 8 + 1 = 13 (base 1).
+TOWN_WALL = build_wall(["46p 111s 456s 789s 55z", "123p 789p 22s 33s 67s 6z",
+                        "1p 2p 3p 7p 8p 9p 2s 3s 6s 7s 8s 7z 7z"], "5p 8s")
+
+
+def test_town_settlement_words_for_horses_and_kan(server, desktop):
+    """Issue 18: the settlement of a 孝感 hand with 买马 tells each town payment by its kind
+    and parameters: the hand value ×4, the horse tile and its value, the 坎 count (R14, R15)."""
+    page, _ = desktop
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "preset": "xiaogan", "options": {"first_dealer": "seat0", "horse_buy": "self_draw"},
+        "seats": ["human", "heuristic:1", "heuristic:1"], "walls": [TOWN_WALL],
+        "nickname": "小明", "hands": 1})
+    assert status == 201, room
+    seat_page(page, server, room["code"], room["seat"], room["token"])
+    page.wait_for_selector(".actions button.act-win")
+    page.keyboard.press("h")
+    page.wait_for_selector("#modal .settlement")
+    _, record = http("GET", f"{server.url}/api/hands/{match_of(server, room['code'])}/0")
+    check_settlement_matches_record(page, record["result"])
+    shown = settlement_on_page(page)
+    assert shown["kinds"] == ["hand_value", "horse", "kan"] * 2
+    assert shown["transfers"] == [[1, 0, 4], [1, 0, 8], [1, 0, 1], [2, 0, 4], [2, 0, 8], [2, 0, 1]]
+    assert shown["reasons"][:3] == ["胡牌 卡五星 ×4", "买马 八条：马值 8", "数坎：1 坎"]
+    assert shown["deltas"] == ["+26", "-13", "-13"]
+    shot(page, "settlement-town", full_page=True)
+
+
 def test_a_dropped_friend_shows_offline_at_once_and_can_be_handed_to_a_bot(server, browser):
     """Issue 12: when a friend's browser closes, the others see 离线 at once and may hand the
     seat to 托管 (the server does so itself after its grace)."""

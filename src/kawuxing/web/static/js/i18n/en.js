@@ -68,7 +68,6 @@ export const en = {
   decision_help: 'Plus a reserve of about 30 s per hand; on timeout the server plays for you, and after repeated timeouts a bot takes over (托管).',
   advanced_rules: 'More rule options',
   advanced_help: 'Defaults follow the chosen rules; only options you change are sent. The small print is the rule number (RULES.md, VARIANTS.md).',
-  as_preset: 'as the rules say',
   as_preset_value: 'preset: {value}',
   presets_general: 'General',
   presets_towns: 'Towns',

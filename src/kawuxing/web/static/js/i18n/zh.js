@@ -69,7 +69,6 @@ export const zh = {
   decision_help: '另有每局 30 秒左右的备用时间；超时由系统代打，连续超时自动托管。',
   advanced_rules: '更多规则选项',
   advanced_help: '默认按所选规则；只有改动的项会发送。每项右下角的小字是规则编号（RULES.md、VARIANTS.md）。',
-  as_preset: '按规则预设',
   as_preset_value: '按预设：{value}',
   presets_general: '通用',
   presets_towns: '地方玩法',
