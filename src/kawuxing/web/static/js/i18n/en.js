@@ -497,7 +497,7 @@ export const en = {
   ready_waits: 'Ready, waiting on',
   then_waits: 'waits',
   unseen_title: '{n} not seen yet (from what you can see)',
-  hidden_triplet: 'a triplet kept face down',
+  hidden_triplet: 'a tile kept face down on 亮倒',
   drawn_tile: 'the tile just drawn',
   concealed_count: '{n} tiles in hand',
   wall_left: 'wall',

@@ -501,7 +501,7 @@ export const zh = {
   ready_waits: '听牌',
   then_waits: '听',
   unseen_title: '还剩 {n} 张没出现（你能看到的之外）',
-  hidden_triplet: '扣着的暗刻',
+  hidden_triplet: '扣着的牌（亮倒时没亮出）',
   drawn_tile: '刚摸的牌',
   concealed_count: '手牌 {n} 张',
   wall_left: '余牌',
