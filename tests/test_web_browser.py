@@ -825,6 +825,9 @@ def test_town_settlement_words_for_horses_and_kan(server, desktop):
     assert shown["transfers"] == [[1, 0, 4], [1, 0, 8], [1, 0, 1], [2, 0, 4], [2, 0, 8], [2, 0, 1]]
     assert shown["reasons"][:3] == ["胡牌 卡五星 ×4", "买马 八条：马值 8", "数坎：1 坎"]
     assert shown["deltas"] == ["+26", "-13", "-13"]
+    horses = page.locator('#modal .winner[data-seat="0"] .horses')  # shown to all (R14.1)
+    assert horses.locator(".label").inner_text() == "买马（马值 8）"
+    assert horses.locator(".tile").evaluate_all("els => els.map((e) => e.dataset.code)") == ["8s"]
     shot(page, "settlement-town", full_page=True)
 
 

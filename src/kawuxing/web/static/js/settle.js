@@ -141,6 +141,14 @@ function winnerEl(ctx, w) {
   }
   box.appendChild(rd);
   box.appendChild(patternsEl(value, ctx.rules));
+  // R14.1: the horses of a self-drawn win are shown to all (the params of its horse transfer)
+  const horse = ctx.result.transfers.find((tr) => tr.kind === 'horse' && tr.payee === w);
+  if (horse) {
+    const row = el('div', 'horses');
+    row.appendChild(el('span', 'label', t('horses_label', { value: horse.value })));
+    row.appendChild(tileRow(horse.tiles, { lang: lang(), rowCls: 'small' }));
+    box.appendChild(row);
+  }
   return box;
 }
 

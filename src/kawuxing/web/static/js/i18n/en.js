@@ -676,6 +676,7 @@ export const en = {
   transfer_dice: ', 上楼 dice doubles ×{dice}',
   transfer_base_factor: ', 上楼 base ×{base_factor}',
   transfer_third_piao: ', and 漂 {payee_piao}+{third_piao} for the third player',
+  horses_label: '买马 horses (worth {value})',
   this_hand: 'This hand',
   total: 'Total',
   next_hand: 'Next hand',

@@ -683,6 +683,7 @@ export const zh = {
   transfer_dice: '，上楼（豹子）×{dice}',
   transfer_base_factor: '，上楼 底金 ×{base_factor}',
   transfer_third_piao: '，另替第三家付漂 {payee_piao}+{third_piao}',
+  horses_label: '买马（马值 {value}）',
   this_hand: '本局',
   total: '总分',
   next_hand: '下一局',
