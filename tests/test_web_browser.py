@@ -340,7 +340,7 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     page.wait_for_selector(".actions button.act-win")
     assert page.locator(".actions button.act-win").inner_text().startswith("自摸")
     page.wait_for_timeout(1700)  # let the callouts fade
-    shot(page, "table-declared", "screenshot-table.png")
+    shot(page, "table-declared")  # the README's table pictures: test_web_table.py
     page.keyboard.press("h")
     page.wait_for_selector("#modal .settlement")
     record_status, record = http("GET", f"{server.url}/api/hands/{match_of(server, room['code'])}/0")
@@ -487,7 +487,7 @@ def test_phone_layout_tap_to_discard_and_declare(server, browser):
         page.wait_for_selector('.seat.opp[data-seat="1"].is-declared')
         page.wait_for_timeout(1700)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-        shot(page, "phone-table", "screenshot-phone.png")
+        shot(page, "phone-table")
         page.tap(".actions button.act-win")
         page.wait_for_selector("#modal .settlement")
         shown = settlement_on_page(page)

@@ -6,7 +6,9 @@
 // entropy (this seat's random text for the next deal, after its commitment: docs/fairness.md),
 // hint (the 提示 button: the expert's ranking of this seat's choices, shown until the view changes).
 
+import { announcement } from './announce.js';
 import { api } from './api.js';
+import { playCallout, playClick, setMuted, setVolume, soundSettings } from './audio.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { newEntropy, verifyHand } from './fairness.js';
@@ -112,6 +114,7 @@ export class Game {
       else if (this.ui.declareMode && !actionGroups(msg.view).declare) this.ui.declareMode = false;
     }
     for (const e of out.fresh || []) this.callout(e);
+    if (out.fresh && out.fresh.length) this.announce(out.fresh);
     if (out.commit) this.onCommit(out.commit);
     if (out.ended) {
       const { hand, view, events, fairness, missed } = out.ended;
@@ -186,15 +189,35 @@ export class Game {
     this.renderFatal(reason, message);
   }
 
+  /** A fresh event's call-out over its seat (碰！ 胡！ …) for 1.6 s, said aloud; a discard clicks. */
   callout(e) {
-    let key = CALLOUT[e.type];
-    if (e.type === 'win' && e.by === 'self_draw') key = 'call_self_draw';
+    if (e.type === 'discard') playClick();
+    const kind = e.type === 'win' && e.by === 'self_draw' ? 'self_draw' : e.type;
+    const key = kind === 'self_draw' ? 'call_self_draw' : CALLOUT[e.type];
     if (!key || e.seat === undefined) return;
-    this.ui.callouts[e.seat] = t(key);
+    playCallout(kind);
+    const c = { id: `${this.hand}-${e.n}`, text: t(key) };
+    this.ui.callouts[e.seat] = c;
     const seat = e.seat;
     setTimeout(() => {
-      if (this.ui.callouts[seat] === t(key)) { delete this.ui.callouts[seat]; this.render(); }
+      if (this.ui.callouts[seat] === c) { delete this.ui.callouts[seat]; this.render(); }
     }, 1600);
+  }
+
+  /** Say the fresh events and what I may do now in the live region (aria-live, page language):
+   * one line per update added, the last six kept. */
+  announce(events) {
+    const box = this.root.querySelector('.table-screen > .announcer');
+    if (!box || !this.view) return;
+    const text = announcement(events, { view: this.view, seat: this.seat, players: this.s.players, readOnly: false });
+    if (!text) return;
+    box.appendChild(el('p', null, text));
+    while (box.children.length > 6) box.firstChild.remove();
+  }
+
+  toggleMute() {
+    setMuted(!soundSettings().muted);
+    this.topBar();
   }
 
   async refreshRoom() {
@@ -311,11 +334,10 @@ export class Game {
     else if (lower === 'd' && drawn && (g.discards.has(drawn) || this.ui.declareMode)) this.tileClicked(all.length - 1, drawn);
     else if (/^[0-9]$/.test(key) && all.length) {
       const i = key === '0' ? 9 : Number(key) - 1;
-      if (i < all.length) { this.ui.selected = i; this.render(); }
+      if (i < all.length) this.select(i);
     } else if ((key === 'ArrowLeft' || key === 'ArrowRight') && all.length) {
       const cur = this.ui.selected === null ? (key === 'ArrowLeft' ? all.length : -1) : this.ui.selected;
-      this.ui.selected = (cur + (key === 'ArrowLeft' ? -1 : 1) + all.length) % all.length;
-      this.render();
+      this.select((cur + (key === 'ArrowLeft' ? -1 : 1) + all.length) % all.length);
     } else if (key === 'Enter' && this.ui.selected !== null && all[this.ui.selected]) {
       const code = all[this.ui.selected];
       const saved = this.pointerType;
@@ -328,9 +350,18 @@ export class Game {
       this.ui.declareMode = false;
       this.ui.selected = null;
       this.render();
-    } else if (key === '?') this.showHelp();
+    } else if (lower === 'm') this.toggleMute();
+    else if (key === '?') this.showHelp();
     else used = false;
     if (used) e.preventDefault();
+  }
+
+  /** Raise tile ``i`` of my hand (keyboard); the focus follows it when it was on a tile. */
+  select(i) {
+    this.ui.selected = i;
+    const onTile = document.activeElement && document.activeElement.closest && document.activeElement.closest('.hand');
+    this.render();
+    if (onTile) this.root.querySelector(`.hand .tile[data-idx="${i}"]`)?.focus();
   }
 
   showHelp() {
@@ -347,6 +378,7 @@ export class Game {
     }
     box.appendChild(table);
     box.appendChild(el('p', 'muted', t('keys_touch')));
+    box.appendChild(soundControls(() => this.topBar()));
     openModal(box, { label: t('keys_title') });
   }
 
@@ -362,7 +394,7 @@ export class Game {
     }
     const buttons = el('div', 'buttons');
     if (this.matchEnd) {
-      box.appendChild(matchEndEl({ players: this.s.players, hands: this.matchEnd.hands, totals: this.matchEnd.totals }));
+      box.appendChild(matchEndEl({ players: this.s.players, hands: this.matchEnd.hands, totals: this.matchEnd.totals, rating: this.matchEnd.rating }));
       const lobby = el('button', 'primary', t('back_to_lobby'));
       lobby.type = 'button';
       lobby.addEventListener('click', () => { closeModal(); this.onLeave(false); });
@@ -569,6 +601,8 @@ export class Game {
       parts.buttons.push({ label: t('last_settlement'), cls: 'settle-btn', onClick: () => this.openSettlement(true) });
     }
     parts.buttons.push({ label: t('invite'), cls: 'invite', onClick: () => copyText(`${location.origin}${location.pathname}#/join/${this.code}`) });
+    const muted = soundSettings().muted;
+    parts.buttons.push({ label: muted ? t('sound_off') : t('sound_on'), cls: 'sound-btn' + (muted ? ' muted' : ''), onClick: () => this.toggleMute(), title: t('sound_title') });
     parts.buttons.push({ label: '?', cls: 'help-btn', onClick: () => this.showHelp(), title: t('keys_title') });
     if (!this.matchEnd) parts.buttons.push({ label: t('leave'), cls: 'leave', onClick: () => this.leave() });
     setRoomBar(parts);
@@ -589,13 +623,18 @@ export class Game {
       toBot: (seat) => this.handToBot(seat),
       linkOpen: this.linkOpen !== false,  // my own connection: my dot goes red when it drops
     };
-    // the board is drawn anew: keep the focus on the hint's controls (keyboard use), and move
-    // it into the panel when the answer asked from the button comes
+    // the board is patched (focus stays on what stays): the focus moves into the hint panel
+    // when the answer asked from its button comes, and back to the button when the panel goes
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
     const hadPanel = Boolean(this.root.querySelector('.hint-panel'));
     let wrap = this.root.querySelector(':scope > .table-screen');
     if (!wrap) {
       wrap = el('div', 'screen table-screen');
+      const live = el('div', 'announcer sr-only');  // discards, claims and turns in words
+      live.setAttribute('aria-live', 'polite');
+      live.setAttribute('aria-relevant', 'additions');
+      live.setAttribute('role', 'log');
+      wrap.appendChild(live);
       this.root.replaceChildren(wrap);
     }
     wrap.classList.toggle('auto-on', this.s.auto);
@@ -609,11 +648,12 @@ export class Game {
     });
     if (focusKey) {
       const panel = wrap.querySelector('.hint-panel');
-      const again = wrap.querySelector(`[data-focus-key="${focusKey}"]`);
       if (focusKey === 'hint' && panel && !hadPanel) panel.focus();
-      else if (again) again.focus();
-      else if (focusKey.startsWith('hint')) wrap.querySelector('[data-focus-key="hint"]')?.focus();
+      else if (!wrap.querySelector(`[data-focus-key="${focusKey}"]`) && focusKey.startsWith('hint')) {
+        wrap.querySelector('[data-focus-key="hint"]')?.focus();
+      }
     }
+    wrap.querySelector(':scope > .auto-banner')?.remove();
     if (this.s.auto) {
       const banner = el('div', 'auto-banner');
       banner.appendChild(el('span', null, t('auto_banner')));
@@ -649,6 +689,28 @@ export class Game {
     }
     box.title = t('timer_title');
   }
+}
+
+/** Mute and volume for the help panel (kept in localStorage by audio.js); changed() after each change. */
+function soundControls(changed) {
+  const box = el('fieldset', 'sound-controls');
+  box.appendChild(el('legend', null, t('sound')));
+  const mute = el('label', 'mute');
+  const check = el('input');
+  check.type = 'checkbox';
+  check.checked = soundSettings().muted;
+  check.onchange = () => { setMuted(check.checked); changed(); };
+  mute.append(check, el('span', null, t('sound_mute')));
+  const vol = el('label', 'volume');
+  const range = el('input');
+  range.type = 'range';
+  range.min = '0';
+  range.max = '100';
+  range.value = String(Math.round(soundSettings().volume * 100));
+  range.oninput = () => { setVolume(Number(range.value) / 100); check.checked = soundSettings().muted; changed(); };
+  vol.append(el('span', null, t('sound_volume')), range);
+  box.append(mute, vol);
+  return box;
 }
 
 function presetLabel(rules, preset) {

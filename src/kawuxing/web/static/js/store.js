@@ -1,5 +1,6 @@
-// What the browser keeps between visits (localStorage): nickname, language, and the seat
-// tokens of rooms joined (a token reclaims its seat after a reload or on another visit).
+// What the browser keeps between visits (localStorage): nickname, language, the player's
+// identity (its token) and the seat tokens of rooms joined (a token reclaims its seat after a
+// reload or on another visit).
 
 const KEY_SEATS = 'kwx.seats';
 
@@ -20,6 +21,16 @@ export function getNick() { return read('kwx.nick', ''); }
 export function setNick(nick) { write('kwx.nick', nick); }
 export function getLangPref() { return read('kwx.lang', null); }
 export function setLangPref(lang) { write('kwx.lang', lang); }
+
+/** This browser's player (issue 16): {player_id, name, token, has_password} or null. The
+ * token is the identity: it is sent only to this server, in Authorization. */
+export function getPlayer() { return read('kwx.player', null); }
+export function savePlayer(p) {
+  write('kwx.player', { player_id: p.player_id, name: p.name, token: p.token, has_password: Boolean(p.has_password) });
+}
+export function forgetPlayer() {
+  try { localStorage.removeItem('kwx.player'); } catch (e) { /* private mode */ }
+}
 
 /** Every stored seat: {CODE: {token, seat, nick, at}}. */
 export function allSeats() { return read(KEY_SEATS, {}); }
@@ -56,3 +67,11 @@ export function forgetSeat(code) {
   delete seats[String(code).toUpperCase()];
   write(KEY_SEATS, seats);
 }
+
+/** The table's sound: {muted (bool), volume (0-1)}; unmuted at 0.8 until the player changes it. */
+export function getSound() {
+  const s = read('kwx.sound', {});
+  const volume = Number.isFinite(s.volume) ? Math.min(1, Math.max(0, s.volume)) : 0.8;
+  return { muted: Boolean(s.muted), volume };
+}
+export function setSound(sound) { write('kwx.sound', { muted: Boolean(sound.muted), volume: sound.volume }); }

@@ -1,11 +1,14 @@
-// The table: three seats (you at the bottom, 下家 on the right, 上家 on the left: play goes
-// counter-clockwise, R1.2), rivers, melds, 亮倒 hands with their waits, the wall, dealer and
-// turn, scores, and your hand with the actions the server says are legal (view.legal). Built
-// from a seat view (engine/views.py seat_view) each time it changes: the view is the truth —
-// waits (view.declare_waits, view.ready_waits, a declared seat's waits) and unseen counts
+// The table: three seats around a centre (you at the bottom, 下家 on the right, 上家 on the
+// left: play goes counter-clockwise, R1.2); each seat's discards in rows of six in front of it,
+// its melds at its right, a 亮倒 hand face up with its live waits; in the centre the wall, the
+// dice (when the view has them), the dealer and the seat in turn; your hand with the actions the
+// server says are legal (view.legal). Built from a seat view (engine/views.py seat_view) each
+// time it changes and patched into the page (dom.js patch: the elements that stay are kept, so
+// focus stays and only what is new animates): the view is the truth — waits
+// (view.declare_waits, view.ready_waits, a declared seat's waits) and unseen counts
 // (view.unseen) come with it; nothing here re-derives a rule.
 
-import { el } from './dom.js';
+import { el, patch } from './dom.js';
 import { hintLines } from './hint.js';
 import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
@@ -14,7 +17,7 @@ import { parseTiles } from './notation.js';
 export const KEYS_HELP = [
   ['1-9 0', 'key_select'], ['← →', 'key_move'], ['Enter', 'key_discard'], ['D', 'key_drawn'],
   ['H', 'act_win'], ['P', 'act_pung'], ['K', 'act_kong'], ['L', 'act_declare'], ['Space', 'act_pass'],
-  ['T', 'act_hint'], ['Esc', 'key_cancel'], ['?', 'key_help'],
+  ['T', 'act_hint'], ['M', 'key_mute'], ['Esc', 'key_cancel'], ['?', 'key_help'],
 ];
 
 /** Position of ``seat`` as seen from ``me``: 'me', 'right' (下家), 'left' (上家). */
@@ -87,9 +90,13 @@ export function positionLabel(seat, me) {
 
 /** Codes of a meld for display: a concealed kong shows two backs and two faces to its owner
  * (four backs to the others, who do not know its tile, R6.1). */
-function meldEl(meld, mine, opts) {
+function meldEl(meld, mine, opts, i) {
   const box = el('span', `meld meld-${meld.kind}`);
+  box.dataset.key = `${i}-${meld.kind}`;  // a pung that becomes a kong enters anew
   box.title = t('meld_' + meld.kind);
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', meld.tile && (mine || opts.reveal || meld.kind !== 'concealed_kong')
+    ? `${t('meld_' + meld.kind)} ${tileName(meld.tile, lang())}` : t('meld_' + meld.kind));
   const n = meld.kind === 'pung' ? 3 : 4;
   for (let i = 0; i < n; i++) {
     if (meld.kind === 'concealed_kong') {
@@ -155,6 +162,12 @@ function splitDrawn(text, drawnCode) {
   return { codes, drawn };
 }
 
+/** Who a seat is, for labels: '我' for the seat at the bottom of a game, else '上家 老张'. */
+export function seatWho(model, seat) {
+  if (seat === model.seat && !model.readOnly) return t('pos_me');
+  return `${positionLabel(seat, model.seat)} ${playerName(model.players, seat)}`;
+}
+
 function seatHead(model, seat) {
   const { view, players, totals } = model;
   const s = view.seats[seat];
@@ -195,8 +208,9 @@ function seatHead(model, seat) {
       } else if (model.toBot) {
         const b = el('button', 'to-bot', t('hand_to_bot'));
         b.type = 'button';
+        b.dataset.key = 'to-bot';
         b.title = t('hand_to_bot_title');
-        b.addEventListener('click', () => model.toBot(seat));
+        b.onclick = () => model.toBot(seat);
         head.appendChild(b);
       }
     }
@@ -204,17 +218,25 @@ function seatHead(model, seat) {
   return head;
 }
 
+/** A seat's discards in rows of six (a real table's river), the one on the table or the last
+ * one marked; tiles a pung or kong took are dimmed. */
 function riverEl(model, seat) {
   const { view } = model;
   const s = view.seats[seat];
   const river = el('div', 'river');
   river.dataset.seat = seat;
+  river.setAttribute('role', 'group');
+  river.setAttribute('aria-label', t('discards_of', { who: seatWho(model, seat) }));
   s.discards.forEach((code, i) => {
     let cls = s.claimed[i] ? 'taken' : '';
     const last = i === s.discards.length - 1;
     if (last && view.table && view.table.seat === seat && !view.table.robbing) cls += ' on-table';
     else if (last && model.lastDiscard && model.lastDiscard.seat === seat) cls += ' last';
-    const tile = tileEl(code, { lang: lang(), cls, title: s.claimed[i] ? `${tileName(code, lang())} · ${t('taken')}` : undefined });
+    const name = tileName(code, lang());
+    const title = s.claimed[i] ? `${name} · ${t('taken')}` : cls.includes('on-table') || cls.includes('last') ? `${name} · ${t('last_discard')}` : undefined;
+    const tile = tileEl(code, { lang: lang(), cls, title });
+    if (title) tile.setAttribute('aria-label', title);
+    tile.dataset.key = `${i}`;
     river.appendChild(tile);
   });
   return river;
@@ -225,6 +247,7 @@ function waitsEl(view, codes, label) {
   box.appendChild(el('span', 'label', label || t('waits')));
   for (const code of codes) {
     const w = el('span', 'wait');
+    w.dataset.key = code;
     w.appendChild(tileEl(code, { lang: lang() }));
     const n = unseen(view, code);
     const left = el('span', 'left' + (n === 0 ? ' dead' : ''), `×${n}`);
@@ -236,24 +259,38 @@ function waitsEl(view, codes, label) {
   return box;
 }
 
+/** Face-down tiles of a declared hand the owner kept hidden: the view's hidden_tiles, else its
+ * hidden triplets (R8.6, R8.11) — how many, never which. */
+function hiddenCount(s) {
+  if (Number.isInteger(s.hidden_tiles)) return s.hidden_tiles;
+  return (s.hidden_triplets || 0) * 3;
+}
+
 function opponentEl(model, seat) {
   const { view } = model;
   const s = view.seats[seat];
   const posName = position(seat, model.seat);
   const box = el('section', `seat opp opp-${posName}`);
   box.dataset.seat = seat;
+  box.dataset.key = `seat-${seat}`;
+  box.setAttribute('aria-label', seatWho(model, seat));
   if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
   if (s.declared) box.classList.add('is-declared');
   box.appendChild(seatHead(model, seat));
   const row = el('div', 'hand-row');
   const melds = el('span', 'melds');
-  for (const m of s.melds) melds.appendChild(meldEl(m, false, { reveal: model.revealAll }));
+  melds.setAttribute('role', 'group');
+  melds.setAttribute('aria-label', t('melds_of', { who: seatWho(model, seat) }));
+  s.melds.forEach((m, i) => melds.appendChild(meldEl(m, false, { reveal: model.revealAll }, i)));
   if (s.revealed !== undefined && s.revealed !== null) {
     const shown = el('span', 'tiles revealed');
+    shown.dataset.key = 'revealed';  // appears (turns face up) once, at the 亮倒
+    shown.setAttribute('role', 'group');
+    shown.setAttribute('aria-label', t('hand_of_who', { who: seatWho(model, seat) }));
     // the whole-table view (views.table_view) gives each seat's tile just drawn: shown apart
     const { codes, drawn } = splitDrawn(s.revealed, s.drawn);
     for (const code of codes) shown.appendChild(tileEl(code, { lang: lang() }));
-    for (let i = 0; i < (s.hidden_triplets || 0) * 3; i++) shown.appendChild(tileEl(null, { back: true, title: t('hidden_triplet') }));
+    for (let i = 0; i < hiddenCount(s); i++) shown.appendChild(tileEl(null, { back: true, title: t('hidden_triplet') }));
     if (drawn) {
       shown.appendChild(tileEl(drawn, { lang: lang(), cls: 'drawn' }));
     } else if (view.turn === seat && view.phase === 'turn' && s.declared && !model.revealAll) {
@@ -262,11 +299,13 @@ function opponentEl(model, seat) {
     row.appendChild(shown);
   } else {
     const backs = el('span', 'tiles backs');
+    backs.dataset.key = 'backs';
+    backs.setAttribute('role', 'img');
+    backs.setAttribute('aria-label', t('concealed_count', { n: s.concealed_count }));
     for (let i = 0; i < s.concealed_count; i++) backs.appendChild(tileEl(null, { back: true }));
     row.appendChild(backs);
-    const count = el('span', 'count');
-    count.appendChild(tileEl(null, { back: true }));
-    count.appendChild(el('span', null, `×${s.concealed_count}`));
+    const count = el('span', 'count', `×${s.concealed_count}`);
+    count.setAttribute('aria-hidden', 'true');
     count.title = t('concealed_count', { n: s.concealed_count });
     row.appendChild(count);
   }
@@ -274,17 +313,54 @@ function opponentEl(model, seat) {
   box.appendChild(row);
   if (s.declared) box.appendChild(waitsEl(view, s.waits || [], t('declared_waits')));
   box.appendChild(riverEl(model, seat));
-  if (model.callouts && model.callouts[seat]) box.appendChild(el('div', 'callout', model.callouts[seat]));
+  box.appendChild(calloutEl(model, seat));
   return box;
 }
 
+/** The call-out of a seat (碰！ 杠！ 胡！ …) while it shows, keyed so each one pops anew. */
+function calloutEl(model, seat) {
+  const c = model.callouts && model.callouts[seat];
+  const box = el('div', 'callout-slot');
+  box.setAttribute('aria-hidden', 'true');  // the live region says it in words
+  if (c) {
+    const pop = el('div', 'callout', c.text);
+    pop.dataset.key = String(c.id);
+    box.appendChild(pop);
+  }
+  return box;
+}
+
+const DICE = ['⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+
+/** The centre of the table: a lamp on the side of each seat (lit for the seat in turn, 庄 on
+ * the dealer's), the wall count, the dice when the view has them, the tile on the table or
+ * whose turn it is, and the timer. */
 function compassEl(model) {
   const { view } = model;
   const box = el('div', 'compass');
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', t('centre_label'));
+  const playing = view.phase !== 'ended';
+  for (let seat = 0; seat < 3; seat++) {
+    const where = position(seat, model.seat);
+    const lamp = el('span', `lamp lamp-${where}` + (playing && view.turn === seat ? ' on' : ''));
+    lamp.dataset.key = `lamp-${where}`;
+    lamp.setAttribute('aria-hidden', 'true');
+    lamp.appendChild(el('span', 'arrow', { me: '▼', right: '▶', left: '◀' }[where]));
+    lamp.appendChild(el('span', 'where', model.readOnly ? initialOf(playerName(model.players, seat)) : positionLabel(seat, model.seat)));
+    if (view.dealer === seat) lamp.appendChild(el('span', 'chip', t('dealer_short')));
+    box.appendChild(lamp);
+  }
   const wall = el('div', 'wall');
   wall.appendChild(el('span', 'n', String(view.wall)));
   wall.appendChild(el('span', 'label', t('wall_left')));
   box.appendChild(wall);
+  if (Array.isArray(view.dice) && view.dice.length) {
+    const dice = el('div', 'dice', view.dice.map((d) => DICE[d - 1] || String(d)).join(' '));
+    dice.setAttribute('aria-label', t('dice_label', { dice: view.dice.join(' ') }));
+    dice.setAttribute('role', 'img');
+    box.appendChild(dice);
+  }
   const info = el('div', 'turninfo');
   if (view.phase === 'piao') {
     info.textContent = t('phase_piao');
@@ -294,10 +370,10 @@ function compassEl(model) {
     const who = model.readOnly ? playerName(model.players, view.table.seat)  // a replay: no "you"
       : view.table.seat === model.seat ? t('you') : positionLabel(view.table.seat, model.seat);
     info.appendChild(el('span', 'who', `${who} ${view.table.robbing ? t('adding_kong') : t('discarded')}`));
-    info.appendChild(tileEl(view.table.tile, { lang: lang(), cls: 'big' }));
+    const tile = tileEl(view.table.tile, { lang: lang(), cls: 'big' });
+    tile.dataset.key = `table-${view.table.seat}-${view.table.tile}-${view.wall}`;
+    info.appendChild(tile);
   } else if (view.turn !== null && view.turn !== undefined) {
-    const arrow = { me: '▼', right: '▶', left: '◀' }[position(view.turn, model.seat)];
-    info.appendChild(el('span', 'arrow', arrow));
     const turnText = model.readOnly ? t('their_turn', { who: playerName(model.players, view.turn) })
       : view.turn === model.seat ? t('your_turn') : t('their_turn', { who: positionLabel(view.turn, model.seat) });
     info.appendChild(el('span', 'who', turnText));
@@ -313,13 +389,14 @@ function actionButton(label, key, verb, handler, extra) {
   const b = el('button', `act act-${verb}`);
   b.type = 'button';
   b.dataset.verb = verb;
+  b.dataset.key = verb;  // the focus stays on this action, not on what takes its place
   b.appendChild(el('span', 'label', label));
   if (extra) b.appendChild(extra);
   if (key) {
     b.appendChild(el('kbd', 'key', key));
     b.title = `${label} (${key})`;
   }
-  b.addEventListener('click', handler);
+  b.onclick = handler;
   return b;
 }
 
@@ -332,7 +409,9 @@ function actionsEl(model, handlers) {
   if (g.piao.length) {
     bar.appendChild(el('span', 'prompt', t('choose_piao')));
     for (const a of g.piao) {
-      bar.appendChild(actionButton(t('piao_n', { n: a[2] }), null, 'piao', () => handlers.act(a)));
+      const b = actionButton(t('piao_n', { n: a[2] }), null, 'piao', () => handlers.act(a));
+      b.dataset.key = `piao-${a[2]}`;
+      bar.appendChild(b);
     }
   }
   if (g.win) {
@@ -344,12 +423,17 @@ function actionsEl(model, handlers) {
     const label = a[1] === 'kong' ? t('act_kong') : a[1] === 'concealed_kong' ? t('act_concealed_kong') : t('act_added_kong');
     const extra = a[2] ? tileEl(a[2], { lang: lang(), cls: 'mini' }) : null;
     const b = actionButton(label, i === 0 ? 'K' : null, a[1], () => handlers.act(a), extra);
-    if (a[2]) b.dataset.tile = a[2];
+    if (a[2]) {
+      b.dataset.tile = a[2];
+      b.dataset.key = `${a[1]}-${a[2]}`;
+      b.setAttribute('aria-label', `${label} ${tileName(a[2], lang())}`);
+    }
     bar.appendChild(b);
   });
   if (g.declare) {
     const b = actionButton(model.declareMode ? t('act_declare_cancel') : t('act_declare'), 'L', 'declare', () => handlers.toggleDeclare());
     if (model.declareMode) b.classList.add('on');
+    b.setAttribute('aria-pressed', String(Boolean(model.declareMode)));
     bar.appendChild(b);
   }
   if (g.pass) bar.appendChild(actionButton(t('act_pass'), 'Space', 'pass', () => handlers.act(g.pass)));
@@ -393,13 +477,14 @@ function hintPanel(model, handlers) {
   close.dataset.focusKey = 'hint-close';
   close.setAttribute('aria-label', t('hint_close'));
   close.title = t('hint_close');
-  close.addEventListener('click', () => handlers.closeHint());
+  close.onclick = () => handlers.closeHint();
   head.appendChild(close);
   panel.appendChild(head);
   const list = el('ol', 'hint-list');
   for (const line of hintLines(model.hint, { phase: view.phase })) {
     const li = el('li', 'hint-choice');
     li.dataset.rank = line.rank;
+    li.dataset.key = `${line.rank}`;
     li.dataset.verb = line.action[1];
     if (line.tile) li.dataset.tile = line.tile;
     const pickable = line.action[1] === 'discard' && line.action[3] !== 'declare' && !model.busy;
@@ -408,7 +493,7 @@ function hintPanel(model, handlers) {
       what.type = 'button';
       what.dataset.focusKey = `hint-${line.rank}`;
       what.title = t('hint_pick_title');
-      what.addEventListener('click', () => handlers.hintPick(line.action));
+      what.onclick = () => handlers.hintPick(line.action);
     }
     what.appendChild(el('span', 'rank', `${line.rank}`));
     if (line.tile) what.appendChild(tileEl(line.tile, { lang: lang(), cls: 'mini' }));
@@ -439,12 +524,14 @@ function declarePanel(model, handlers) {
   for (const ch of choices) {
     const row = el('div', 'option');
     row.dataset.tile = ch.tile;
+    row.dataset.key = ch.tile;
     const discard = el('button', 'pick');
     discard.type = 'button';
     discard.appendChild(el('span', 'label', t('discard_verb')));
     discard.appendChild(tileEl(ch.tile, { lang: lang() }));
+    discard.setAttribute('aria-label', `${t('discard_verb')} ${tileName(ch.tile, lang())} · ${t('act_declare')}`);
     const plain = ch.variants.find((v) => !v.hidden.length) || ch.variants[0];
-    discard.addEventListener('click', () => handlers.act(plain.action));
+    discard.onclick = () => handlers.act(plain.action);
     row.appendChild(discard);
     row.appendChild(waitsEl(model.view, ch.waits, t('then_waits')));
     const total = ch.waits.reduce((n, code) => n + unseen(model.view, code), 0);
@@ -453,7 +540,8 @@ function declarePanel(model, handlers) {
       if (!v.hidden.length) continue;
       const b = el('button', 'hide-variant', t('declare_hiding', { tiles: v.hidden.map((c) => tileName(c, lang())).join(' ') }));
       b.type = 'button';
-      b.addEventListener('click', () => handlers.act(v.action));
+      b.dataset.key = v.hidden.join('');
+      b.onclick = () => handlers.act(v.action);
       row.appendChild(b);
     }
     list.appendChild(row);
@@ -462,15 +550,29 @@ function declarePanel(model, handlers) {
   return panel;
 }
 
+/** Keys of my hand's tiles: a sorted tile by its kind and copy ('5p.1'), the tile just drawn by
+ * the wall count it was drawn at, so that a new draw enters anew and a kept tile keeps its
+ * element (and the focus) when others move. */
+export function handKeys(codes, drawn, wall) {
+  const seen = {};
+  const keys = codes.map((c) => { seen[c] = (seen[c] || 0) + 1; return `${c}.${seen[c]}`; });
+  if (drawn) keys.push(`drawn-${drawn}-${wall}`);
+  return keys;
+}
+
 function meEl(model, handlers) {
   const { view } = model;
   const seat = model.seat;
   const s = view.seats[seat];
   const box = el('section', 'seat me');
   box.dataset.seat = seat;
+  box.dataset.key = 'me';
+  box.setAttribute('aria-label', model.readOnly ? seatWho(model, seat) : t('your_seat'));
   if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
+  if (s.declared) box.classList.add('is-declared');
   box.appendChild(seatHead(model, seat));
   const g = actionGroups(view);
+  box.appendChild(actionsEl(model, handlers));
   // ready hint: my waits when declared, else what a 13-tile hand waits on
   const info = el('div', 'me-info');
   if (s.declared) info.appendChild(waitsEl(view, s.waits || [], t('declared_waits')));
@@ -481,60 +583,85 @@ function meEl(model, handlers) {
   if (model.declareMode && g.declare) box.appendChild(declarePanel(model, handlers));
   const row = el('div', 'hand-row');
   const melds = el('span', 'melds');
-  for (const m of s.melds) melds.appendChild(meldEl(m, true, {}));
+  melds.setAttribute('role', 'group');
+  melds.setAttribute('aria-label', t('melds_of', { who: seatWho(model, seat) }));
+  s.melds.forEach((m, i) => melds.appendChild(meldEl(m, true, {}, i)));
   const hand = el('div', 'hand');
   hand.setAttribute('role', 'group');
   hand.setAttribute('aria-label', t('your_hand'));
   const { codes, drawn } = handLayout(view);
   const declareTiles = model.declareMode ? new Set(declareChoices(view).map((c) => c.tile)) : null;
   const all = drawn ? [...codes, drawn] : codes;
+  const keys = handKeys(codes, drawn, view.wall);
   const myTurn = !model.readOnly && (g.discards.size > 0 || declareTiles);
   all.forEach((code, i) => {
     const isDrawn = drawn !== null && i === all.length - 1;
     const can = declareTiles ? declareTiles.has(code) : g.discards.has(code);
     const cls = [isDrawn ? 'drawn' : '', model.selected === i ? 'selected' : '', myTurn && !can ? 'dim' : '', myTurn && can ? 'can' : '']
       .filter(Boolean).join(' ');
-    const b = tileEl(code, { tag: 'button', lang: lang(), cls });
+    const b = tileEl(code, { tag: model.readOnly ? 'span' : 'button', lang: lang(), cls });
     b.dataset.idx = i;
-    if (isDrawn) b.dataset.drawn = '1';
-    if (!myTurn || !can || model.busy) b.setAttribute('aria-disabled', 'true');
-    b.addEventListener('click', (ev) => handlers.tile(i, code, ev));
+    b.dataset.key = keys[i];
+    if (isDrawn) {
+      b.dataset.drawn = '1';
+      b.setAttribute('aria-label', `${tileName(code, lang())} · ${t('drawn_tile')}`);
+    }
+    if (!model.readOnly) {
+      if (!myTurn || !can || model.busy) b.setAttribute('aria-disabled', 'true');
+      if (model.selected === i) b.setAttribute('aria-pressed', 'true');
+      b.onclick = (ev) => handlers.tile(i, code, ev);
+    }
     hand.appendChild(b);
   });
-  row.appendChild(melds);
   row.appendChild(hand);
+  row.appendChild(melds);  // at my right, as on a real table
   box.appendChild(row);
-  box.appendChild(actionsEl(model, handlers));
   if (model.hint && !model.readOnly) {
     box.classList.add('with-hint');
     box.appendChild(hintPanel(model, handlers));
   }
-  if (model.callouts && model.callouts[seat]) box.appendChild(el('div', 'callout', model.callouts[seat]));
+  box.appendChild(calloutEl(model, seat));
   return box;
 }
 
 /**
- * Draw the table into ``root``. model: {view, seat, players, totals (the match standing sent
- * with the view, or null: the hand's deltas), rules, readOnly, revealAll, selected,
- * declareMode, busy, lastDiscard, callouts, hintable (show the 提示 button), hintState (null,
- * 'pending', 'open'), hint (the `hint` answer of this view, or null)}. handlers:
- * {act(action), tile(index, code, event), toggleDeclare(), hint(), closeHint(), hintPick(action)}.
+ * Draw the table into ``root``, patching the board already there (dom.js patch). model: {view,
+ * seat, players, totals (the match standing sent with the view, or null: the hand's deltas),
+ * rules, readOnly, revealAll, selected, declareMode, busy, lastDiscard, callouts ({seat: {id,
+ * text}}), hintable (show the 提示 button), hintState (null, 'pending', 'open'), hint (the
+ * `hint` answer of this view, or null)}. handlers: {act(action), tile(index, code, event),
+ * toggleDeclare(), hint(), closeHint(), hintPick(action)}. Returns the board element.
  */
 export function renderTable(root, model, handlers) {
   const { view } = model;
   const board = el('div', 'board');
   board.dataset.phase = view.phase;
+  if (view.turn !== null && view.turn !== undefined && view.phase !== 'ended') board.dataset.turn = position(view.turn, model.seat);
   const left = (model.seat + 2) % 3;
   const right = (model.seat + 1) % 3;
   board.appendChild(opponentEl(model, left));
   const center = el('div', 'center');
   center.appendChild(compassEl(model));
   const mine = el('div', 'my-river');
-  mine.appendChild(el('div', 'label', t('my_discards')));
   mine.appendChild(riverEl(model, model.seat));
   center.appendChild(mine);
   board.appendChild(center);
   board.appendChild(opponentEl(model, right));
   board.appendChild(meEl(model, handlers));
-  root.replaceChildren(board);
+  const old = root.querySelector(':scope > .board');
+  if (!old) {
+    root.prepend(board);
+    return board;
+  }
+  // the focused tile of my hand, if it goes (discarded): its kind's next copy, else its place
+  const focused = document.activeElement;
+  const wasTile = focused && old.contains(focused) && focused.closest('.hand') ? focused : null;
+  patch(old, board);
+  if (wasTile && !wasTile.isConnected) {
+    const hand = old.querySelector('.hand');
+    const next = hand && (hand.querySelector(`.tile[data-code="${wasTile.dataset.code}"]`)
+      || hand.querySelector(`.tile[data-idx="${Math.min(Number(wasTile.dataset.idx), hand.children.length - 1)}"]`));
+    if (next) next.focus({ preventScroll: true });
+  }
+  return old;
 }

@@ -140,20 +140,27 @@ export function tileName(code, lang = 'zh') {
 
 /**
  * A tile element. opts: tag ('span' | 'button'), back (face down), cls (extra classes),
- * title, lang (for the label).
+ * title, lang (for the label). A span tile is role img with its name as label (a back: with
+ * its title, else hidden from the accessibility tree).
  */
 export function tileEl(code, opts = {}) {
   const el = document.createElement(opts.tag || 'span');
   el.className = 'tile' + (opts.back ? ' back' : '') + (opts.cls ? ' ' + opts.cls : '');
+  const named = opts.tag !== 'button';  // a span tile is an image with its name (a button has its own role)
   if (opts.back) {
     el.innerHTML = backSVG();
-    el.setAttribute('aria-label', opts.title || '');
+    if (opts.title) {
+      el.setAttribute('aria-label', opts.title);
+      el.title = opts.title;
+      if (named) el.setAttribute('role', 'img');
+    } else el.setAttribute('aria-hidden', 'true');  // a back says nothing alone: its row is labelled
   } else {
     el.innerHTML = faceSVG(code);
     el.dataset.code = code;
     const name = tileName(code, opts.lang || 'zh');
     el.setAttribute('aria-label', name);
     el.title = opts.title || `${name} (${code})`;
+    if (named) el.setAttribute('role', 'img');
     if (code[1] === 'z') el.classList.add('honor');
   }
   if (opts.tag === 'button') el.type = 'button';

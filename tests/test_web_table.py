@@ -1,0 +1,365 @@
+"""The table of the browser client (issue 12, items 1, 2 and 6) in a real browser: Playwright
+driving Debian's Chromium against the real server on 127.0.0.1 (as tests/test_web_browser.py).
+
+- layout at 1366×768, 390×844 (portrait) and 844×390 (landscape): no sideways scroll, the
+  seats around the centre (上家 left, 下家 right, me below), each river in rows of six, every
+  tile of my hand and every control a ≥ 44 px target on a phone, the last discard marked;
+- the board is patched, not rebuilt: a focused tile keeps the focus across new frames, and the
+  live region says the discards, claims and turns in the page's language; every tile has a
+  label, opponents' included; a hand can be played from the keyboard;
+- sound: the call-out files exist, are served and referenced, a call-out is fetched when it is
+  said; mute is remembered across a reload (playback is not asserted);
+- prefers-reduced-motion: no animation, no transition.
+
+Screenshots go to artifacts/ (and, with KAWUXING_UPDATE_DOCS=1, the README's to docs/).
+Skipped when Playwright or /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+import urllib.request
+import wave
+from pathlib import Path
+
+import pytest
+
+from kawuxing.server.config import ServerConfig
+from kawuxing.server.testing import build_wall, http
+from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+DOCS = ROOT / "docs"
+STATIC = ROOT / "src" / "kawuxing" / "web" / "static"
+
+# Seat 0 (the player, dealer): a scattered hand, far from ready, that discards what it draws.
+# Seat 1 (heuristic:2) is ready after drawing 8p and declares 亮倒 on 6p/9p (as in
+# test_web_browser's DECLARE_HANDS); seat 2 (heuristic:3) holds 55s:
+# its pung of the player's second draw gives the table a meld. The other draws follow in a seeded shuffle.
+MID_HANDS = ["1p 4p 7p 2s 8s 3s 6s 9s 5z 2p 7z 1s 6z",
+             "123s 456s 789s 66z 7p 7z",
+             "55s 1p 5p 9s 1s 6z 7z 5z 3p 8p 2s 7s"]
+MID_DRAWS = "5z 8p 4s 5s"
+MID_WALL = build_wall(MID_HANDS, MID_DRAWS, seed=7)
+
+VIEWPORTS = {"desktop": (1366, 768), "portrait": (390, 844), "landscape": (844, 390)}
+
+
+def shot(page, name: str, docs_name: str | None = None) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), animations="disabled")
+    if docs_name and os.environ.get("KAWUXING_UPDATE_DOCS"):
+        shutil.copyfile(path, DOCS / docs_name)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("tabledb") / "web.db"
+    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.05, claim_window=0.05,
+                          hand_pause=60, decision_seconds=60, allow_test_walls=True, unload_after=600)
+    with WebServerThread(config) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser, viewport=(1366, 768), **kw):
+    """A page of a new context; its JavaScript errors collected in page.errors."""
+    w, h = viewport
+    phone = w < 900 or h < 500
+    ctx = browser.new_context(viewport={"width": w, "height": h}, locale="zh-CN",
+                              is_mobile=phone, has_touch=phone, **kw)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(f"pageerror: {e}"))
+    page.on("console", lambda m: m.type == "error" and "WebSocket" not in m.text
+            and page.errors.append(f"console: {m.text}"))
+    return page
+
+
+def open_room(page, server, wall=MID_WALL, hands=1,
+              seats=("human", "heuristic:2", "heuristic:3")) -> dict:
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": list(seats), "options": {"first_dealer": "seat0"}, "walls": [wall],
+        "nickname": "小明", "hands": hands})
+    assert status == 201, room
+    page.goto(server.url + "/")
+    page.evaluate("([c, s, t]) => localStorage.setItem('kwx.seats', JSON.stringify("
+                  "{[c]: {seat: s, token: t, nick: '小明', at: Date.now()}}))",
+                  [room["code"], room["seat"], room["token"]])
+    page.goto(f"{server.url}/#/room/{room['code']}")
+    page.wait_for_selector(".board")
+    return room
+
+
+def game(page) -> dict:
+    return page.evaluate("""() => {
+        const g = window.__kwx.game;
+        const v = g.view;
+        return v ? {legal: v.legal, phase: v.phase, busy: g.ui.busy, drawn: v.drawn,
+                    ended: Boolean(v.result), seats: v.seats} : {legal: [], ended: false, seats: []};
+    }""")
+
+
+def play_to(page, discards: int, timeout: float = 60.0) -> dict:
+    """Discard what I draw (never a declared seat's wait), pung when offered, pass other
+    claims, until my river holds ``discards`` tiles and it is my turn again."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        g = game(page)
+        assert not g["ended"], "the hand ended before the picture"
+        verbs = {a[1] for a in g["legal"]}
+        if g["busy"] or not verbs or verbs <= {"pass"}:
+            page.wait_for_timeout(50)
+            continue
+        if "discard" in verbs and len(g["seats"][0]["discards"]) >= discards:
+            return g
+        if "pung" in verbs:
+            page.click(".actions button.act-pung")
+        elif "pass" in verbs:
+            page.click(".actions button.act-pass")
+        elif "discard" in verbs:
+            waits = {w for s in g["seats"] for w in s.get("waits", [])}
+            plain = [a[2] for a in g["legal"] if a[1] == "discard" and len(a) == 3]
+            pick = g["drawn"] if g["drawn"] in plain and g["drawn"] not in waits else next(
+                c for c in plain if c not in waits)
+            page.locator(f'.hand .tile.can[data-code="{pick}"]').last.click()
+        page.wait_for_function("() => window.__kwx.game.ui.busy === false")
+    raise AssertionError(f"not at {discards} discards in time: {game(page)}")
+
+
+def boxes(page, selector: str) -> list[dict]:
+    return page.locator(selector).evaluate_all(
+        "els => els.filter((e) => e.offsetParent !== null).map((e) => {"
+        "  const r = e.getBoundingClientRect();"
+        "  return {x: r.left, y: r.top, w: r.width, h: r.height, r: r.right, b: r.bottom,"
+        "          what: e.className + ' ' + (e.textContent || '').trim().slice(0, 12)}; })")
+
+
+# --- layout ----------------------------------------------------------------------------------
+
+DOCS_NAMES = {"desktop": "screenshot-table.png", "portrait": "screenshot-phone.png",
+              "landscape": "screenshot-landscape.png"}
+
+
+def box_of(page, selector: str) -> dict:
+    found = boxes(page, selector)
+    assert len(found) == 1, (selector, found)
+    return found[0]
+
+
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_table_layout(server, browser, name):
+    width, height = VIEWPORTS[name]
+    page = new_page(browser, (width, height))
+    try:
+        open_room(page, server)
+        play_to(page, 7)
+        page.wait_for_selector('.seat.opp[data-seat="1"].is-declared')
+        page.wait_for_timeout(1800)  # the call-outs fade
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # no sideways scroll
+        # three seats around the centre: 上家 (seat 2) left, 下家 (seat 1) right, me below
+        left, right = box_of(page, ".seat.opp-left"), box_of(page, ".seat.opp-right")
+        centre, me = box_of(page, ".compass"), box_of(page, ".seat.me")
+        assert page.locator(".seat.opp-left").get_attribute("data-seat") == "2"
+        assert page.locator(".seat.opp-right").get_attribute("data-seat") == "1"
+        assert me["y"] >= centre["b"]
+        if name == "portrait":  # the two others above the centre, side by side
+            assert left["b"] <= centre["y"] and right["b"] <= centre["y"] and left["r"] <= right["x"]
+        else:  # beside it
+            assert left["r"] <= centre["x"] and right["x"] >= centre["r"]
+        # rivers in rows of six: my seven discards are a row of six and one below the first
+        river = boxes(page, ".river[data-seat='0'] .tile")
+        assert len(river) == 7
+        assert len({round(t["y"]) for t in river[:6]}) == 1
+        assert river[6]["y"] > river[0]["b"] - 1 and abs(river[6]["x"] - river[0]["x"]) < 1
+        for seat in range(3):
+            columns = page.locator(f".river[data-seat='{seat}']").evaluate(
+                "e => getComputedStyle(e).gridTemplateColumns.split(' ').length")
+            assert columns == 6
+        # readable tiles: a river tile at least 26 px wide (26 × 35 on a phone in landscape)
+        assert min(t["w"] for t in boxes(page, ".river .tile")) >= 26
+        # every tile of my hand is a 44 px target
+        hand = boxes(page, ".hand .tile")
+        assert len(hand) == 14 and min(t["w"] for t in hand) >= 44 and min(t["h"] for t in hand) >= 44
+        assert max(t["r"] for t in hand) <= width
+        if name != "desktop":  # and on a phone every control
+            small = [b for b in boxes(page, "#app button, #app a, #app select, #app input, .topbar button, .topbar a")
+                     if b["w"] < 44 or b["h"] < 44]
+            assert not small, small
+        assert all(b["h"] >= 44 for b in boxes(page, ".actions button"))
+        # the last discard marked: the tile the events name, at the end of its seat's river
+        last = page.evaluate("() => window.__kwx.game.s.lastDiscard()")
+        marked = page.locator(".river .tile.last, .river .tile.on-table")
+        assert marked.count() == 1
+        assert marked.get_attribute("data-code") == last["tile"]
+        assert marked.evaluate("(e) => Number(e.parentElement.dataset.seat) === "
+                               f"{last['seat']} && e === e.parentElement.lastElementChild")
+        # the seat in turn (me): its plate lit, and its lamp in the centre
+        assert page.locator(".seat.me.turn").count() == 1 and page.locator(".lamp-me.on").count() == 1
+        assert page.locator(".lamp.on").count() == 1
+        assert page.locator(".lamp-me .chip").inner_text() == "庄"  # seat 0 deals
+        # 亮倒 (seat 1): its hand face up, its waits with the copies still live
+        declared = page.locator('.seat.opp[data-seat="1"]')
+        assert declared.locator(".revealed .tile:not(.back)").count() == 13
+        view = game(page)["seats"][1]
+        assert declared.locator(".waits .tile").evaluate_all("els => els.map((e) => e.dataset.code)") == view["waits"]
+        # the wall count of the view in the centre
+        assert page.locator(".compass .wall .n").inner_text() == str(page.evaluate("() => window.__kwx.game.view.wall"))
+        if name == "desktop":  # what enters moves (CSS animations), unless reduced motion is asked
+            assert page.locator(".river .tile").first.evaluate("e => getComputedStyle(e).animationName") == "tile-drop"
+            assert page.locator(".seat.me > .head").evaluate("e => getComputedStyle(e).animationName") == "turn-glow"
+        shot(page, f"table-{name}", DOCS_NAMES[name])
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# --- accessibility -----------------------------------------------------------------------------
+
+def test_focus_stays_across_frames_and_the_table_is_spoken(server, browser):
+    page = new_page(browser)
+    try:
+        open_room(page, server)
+        play_to(page, 2)
+        # the board is patched, not rebuilt: mark elements, focus a tile that stays in the hand
+        tile = page.locator('.hand .tile[data-idx="2"]')
+        code = tile.get_attribute("data-code")
+        tile.focus()
+        page.evaluate("""() => {
+            document.activeElement.__mark = 'kept';
+            document.querySelector('.board').__mark = 'board';
+            document.querySelector('.river[data-seat="1"] .tile').__mark = 'river';
+        }""")
+        version = page.evaluate("() => window.__kwx.game.s.version")
+        page.keyboard.press("d")  # discard the tile just drawn: the focus is elsewhere
+        page.wait_for_function("() => window.__kwx.game.view.seats[0].discards.length === 3")
+        play_to(page, 3)  # the others played, I drew: several new frames
+        assert page.evaluate("() => window.__kwx.game.s.version") >= version + 3
+        assert page.evaluate("() => document.activeElement.__mark") == "kept"
+        assert page.evaluate("() => document.activeElement.dataset.code") == code
+        assert page.evaluate("""() => [document.querySelector('.board').__mark,
+            document.querySelector('.river[data-seat="1"] .tile').__mark]""") == ["board", "river"]
+        # the live region said the others' discards and my turn, in Chinese
+        said = page.locator(".table-screen > .announcer")
+        assert said.get_attribute("aria-live") == "polite"
+        lines = said.locator("p").all_inner_texts()
+        assert 2 <= len(lines) <= 6 and lines[-1].endswith("轮到你出牌"), lines
+        assert any(re.fullmatch(r"(上家|下家) \S+打出(.筒|.条|白|发|中)", ln) for ln in lines), lines
+        # every tile has a name, opponents' too (their concealed ones as a count)
+        unnamed = page.evaluate("""() => [...document.querySelectorAll('.board .tile')].filter((e) => {
+            if (e.getAttribute('aria-hidden') === 'true') {
+                const row = e.parentElement.closest('[aria-label]');
+                return !(row && row.getAttribute('aria-label'));
+            }
+            const named = e.tagName === 'BUTTON' || e.getAttribute('role') === 'img';
+            return !(named && e.getAttribute('aria-label'));
+        }).map((e) => e.outerHTML.slice(0, 80))""")
+        assert not unnamed, unnamed
+        left = page.locator(".seat.opp-left")
+        concealed = game(page)["seats"][2]["concealed_count"]
+        assert left.get_by_role("img", name=f"手牌 {concealed} 张").count() == 1
+        river = page.get_by_role("group", name=re.compile("^上家 .+的出牌$"))
+        assert river.get_by_role("img").count() == len(game(page)["seats"][2]["discards"])
+        assert page.locator(".seat.opp-right .revealed").get_attribute("aria-label").endswith("亮出的手牌")
+        # in English the live region speaks English; full keyboard play: the arrows move the
+        # selection and the focus with it, Enter discards
+        page.click("#btn-lang")
+        page.locator('.hand .tile[data-idx="0"]').focus()
+        page.keyboard.press("ArrowRight")
+        assert page.locator(".hand .tile.selected").count() == 1
+        assert page.evaluate("() => document.activeElement.classList.contains('selected')")
+        before = len(game(page)["seats"][0]["discards"])
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => window.__kwx.game.view.seats[0].discards.length === {before + 1}")
+        play_to(page, before + 1)
+        lines = said.locator("p").all_inner_texts()
+        assert any(" discarded " in ln for ln in lines) and lines[-1].endswith("Your turn to discard"), lines
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# --- motion and sound -------------------------------------------------------------------------
+
+CALLOUTS = {"peng.wav", "gang.wav", "hu.wav", "zimo.wav", "liangdao.wav"}
+
+
+def test_callout_files_exist_are_served_and_referenced(server):
+    audio = STATIC / "audio"
+    assert {p.name for p in audio.iterdir()} == CALLOUTS
+    for name in CALLOUTS:
+        with wave.open(str(audio / name)) as w:  # 16 kHz mono 16-bit, short (tools/make_audio.py)
+            assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
+            assert 0.2 < w.getnframes() / 16000 < 1.5
+        assert (audio / name).stat().st_size < 40_000
+        with urllib.request.urlopen(f"{server.url}/static/audio/{name}") as reply:  # served as it is
+            assert reply.headers["content-type"].startswith("audio/")
+            assert reply.read() == (audio / name).read_bytes()
+    js = (STATIC / "js" / "audio.js").read_text("utf-8")
+    assert set(re.findall(r"'(\w+\.wav)'", js)) == CALLOUTS
+    assert '"web/static/audio/*.wav"' in (ROOT / "pyproject.toml").read_text("utf-8")
+    tool = (ROOT / "tools" / "make_audio.py").read_text("utf-8")
+    assert set(re.findall(r'"(\w+\.wav)"', tool)) == CALLOUTS
+
+
+def test_callouts_are_fetched_when_said_and_mute_is_remembered(server, browser):
+    page = new_page(browser)
+    try:
+        fetched = []
+        page.on("request", lambda r: "/static/audio/" in r.url and fetched.append(r.url.rsplit("/", 1)[1]))
+        open_room(page, server)
+        play_to(page, 2)  # seat 1 declared 亮倒, seat 2 punged my 5s
+        assert {"liangdao.wav", "peng.wav"} <= set(fetched), fetched
+        sound = page.locator(".bar-btn.sound-btn")
+        assert sound.inner_text() == "声音：开"
+        page.keyboard.press("m")
+        assert page.locator(".bar-btn.sound-btn").inner_text() == "声音：关"
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {"muted": True, "volume": 0.8}
+        page.reload()
+        page.wait_for_selector(".board")
+        assert page.locator(".bar-btn.sound-btn").inner_text() == "声音：关"
+        # the volume in the help panel, kept too
+        page.keyboard.press("?")
+        page.locator("#modal .sound-controls input[type=range]").fill("40")
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {"muted": False, "volume": 0.4}
+        assert not page.locator("#modal .sound-controls input[type=checkbox]").is_checked()
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+def test_reduced_motion_is_honoured(server, browser):
+    page = new_page(browser, reduced_motion="reduce")
+    try:
+        open_room(page, server)
+        play_to(page, 2)
+        styles = page.evaluate("""() => [...document.querySelectorAll(
+            '.river .tile, .hand .tile, .meld, .seat.turn > .head, .lamp.on .arrow, .act')].map((e) => {
+            const s = getComputedStyle(e);
+            return [s.animationName, s.transitionDuration];
+        })""")
+        assert styles and all(name == "none" and duration == "0s" for name, duration in styles), styles
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
