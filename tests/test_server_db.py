@@ -80,7 +80,7 @@ def test_schema_version_and_refusal_of_newer(db):
     async def main():
         store = await Store.open(url, schema)
         async with store.engine.connect() as conn:
-            assert (await conn.execute(select(schema_version.c.version))).scalars().all() == [1]
+            assert (await conn.execute(select(schema_version.c.version))).scalars().all() == [2]
         async with store.engine.begin() as conn:
             await conn.execute(update(schema_version).values(version=99))
         await store.close()
@@ -92,7 +92,7 @@ def test_schema_version_and_refusal_of_newer(db):
         kwargs = {"connect_args": {"server_settings": {"search_path": schema}}} if schema else {}
         engine = create_async_engine(url, **kwargs)
         async with engine.begin() as conn:
-            await conn.execute(update(schema_version).values(version=1))
+            await conn.execute(update(schema_version).values(version=2))
         await engine.dispose()
 
     asyncio.run(main())

@@ -32,7 +32,7 @@ from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..records import replay_frames
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, rules_schema
 from .guard import client_ip
-from .room import EXTERNAL, HUMAN
+from .room import EXTERNAL, HUMAN, clean_nickname
 
 router = APIRouter()
 
@@ -54,7 +54,8 @@ class CreateRoom(BaseModel):
                     f"is returned, docs/bot-protocol.md) or a bot ({bot_help()}; "
                     "GET /api/bots)")
     nickname: Annotated[str, Field(max_length=64)] | None = Field(
-        None, description="take the first human seat with this nickname")
+        None, description="take the first human seat with this nickname (with a player's "
+                          "token in Authorization: as that player, named as they are)")
     decision_seconds: float | None = Field(None, description="time per decision")
     reserve_seconds: float | None = Field(None, description="extra time bank per hand")
     auto_bot: str = Field(DEFAULT_BOT, description="the bot that plays 托管 and left seats")
@@ -65,7 +66,9 @@ class Join(BaseModel):
     """Body of ``POST /api/rooms/{code}/join``."""
 
     model_config = ConfigDict(extra="forbid")
-    nickname: Annotated[str, Field(max_length=64)]
+    nickname: Annotated[str, Field(max_length=64)] | None = Field(
+        None, description="needed without a player's token in Authorization; with one, "
+                          "the player's name is used")
     seat: int | None = None
     entropy: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x20-\x7e]+$")] | None = \
         Field(None, description="your entropy for the hand of `commitment` (R3.1, "
@@ -106,6 +109,35 @@ def _bearer(authorization: str | None) -> str:
     return authorization[len("Bearer "):].strip()
 
 
+async def player_of(request: Request, authorization: str | None) -> dict | None:
+    """The player (issue 16, :meth:`PlayerStore.by_token
+    <kawuxing.server.playerstore.PlayerStore.by_token>`) whose token is in ``authorization``
+    (``Bearer <token>``), None without the header; 401 ``no_token`` for a header without a
+    token, ``bad_player_token`` for a token that is no player's."""
+    if authorization is None:
+        return None
+    player = await _manager(request).store.players.by_token(_bearer(authorization))
+    if player is None:
+        raise _coded(401, "bad_player_token", "this token is no player's of this server")
+    return player
+
+
+async def _seat_name(request: Request, nickname: str | None,
+                     player: dict | None) -> tuple[str | None, str | None]:
+    """``(nickname, player_id)`` a seat is taken with: the player's name and id, or a
+    nickname (:func:`clean_nickname`) that is no player's name (409 ``name_taken``: a guest
+    may not pass for a player) and no player."""
+    if player is not None:
+        return player["name"], player["player_id"]
+    if nickname is None:
+        return None, None
+    nickname = clean_nickname(nickname)
+    if await _manager(request).store.players.named(nickname) is not None:
+        raise _coded(409, "name_taken", "a player of this server has that name; sign in "
+                                        "to play as them")
+    return nickname, None
+
+
 async def _call(room, fn, *args):
     return await room.post(fn, *args)  # a RoomError is answered by the app's handler
 
@@ -139,15 +171,21 @@ async def get_bots() -> dict:
 
 
 @router.post("/api/rooms", status_code=201)
-async def create_room(body: CreateRoom, request: Request) -> dict:
-    """Create a room. Returns ``code`` (share it), and with ``nickname`` your ``seat`` and
-    secret ``token`` (keep it: it reclaims the seat). 422 for bad rules, seats or times."""
+async def create_room(body: CreateRoom, request: Request,
+                      authorization: Annotated[str | None, Header()] = None) -> dict:
+    """Create a room. Returns ``code`` (share it), and with ``nickname`` (or a player's token
+    in ``Authorization``: the player takes the seat) your ``seat`` and secret ``token``
+    (keep it: it reclaims the seat). 422 for bad rules, seats or times; 401/409 as
+    :func:`join_room`."""
     _limit(request, "create")
     if body.options and "hands_per_match" in body.options:
         raise _coded(422, "bad_rules", "set the number of hands with 'hands' (1-64), not "
                                        "options.hands_per_match")
-    return await _manager(request).create_room(**body.model_dump(),
-                                               owner=client_ip(request.scope))
+    nickname, player_id = await _seat_name(request, body.nickname,
+                                           await player_of(request, authorization))
+    return await _manager(request).create_room(**dict(body.model_dump(), nickname=nickname),
+                                               owner=client_ip(request.scope),
+                                               player_id=player_id)
 
 
 @router.get("/api/rooms/{code}")
@@ -167,14 +205,23 @@ async def get_room(code: str, request: Request) -> dict:
 
 
 @router.post("/api/rooms/{code}/join")
-async def join_room(code: str, body: Join, request: Request) -> dict:
-    """Take a seat (an open one, or one a player left during the match). Returns
-    ``{"seat", "token", "entropy"}``: ``entropy`` true when the given entropy counts for the
-    hand of the given commitment (it was still open). 409 if full or over."""
+async def join_room(code: str, body: Join, request: Request,
+                    authorization: Annotated[str | None, Header()] = None) -> dict:
+    """Take a seat (an open one, or one a player left during the match): as the player of
+    the token in ``Authorization`` (issue 16: the seat records the player), or as a guest
+    with ``nickname``. Returns ``{"seat", "token", "entropy"}``: ``entropy`` true when the
+    given entropy counts for the hand of the given commitment (it was still open). 409 if
+    full or over, ``already_seated`` (the player sits here), ``name_taken`` (a guest's
+    nickname is a player's name); 401 ``bad_player_token``; 422 ``bad_nickname`` without
+    either."""
     _limit(request, "join")
     room = _room(request, code)
-    seat, token = await _call(room, room.join, body.nickname, body.seat, body.entropy,
-                              body.commitment)
+    nickname, player_id = await _seat_name(request, body.nickname,
+                                           await player_of(request, authorization))
+    if nickname is None:
+        raise _coded(422, "bad_nickname", "nickname: needed without a player's token")
+    seat, token = await _call(room, room.join, nickname, body.seat, body.entropy,
+                              body.commitment, player_id)
     counted = body.entropy is not None and \
         room.entropy_counted(seat, body.commitment) == body.entropy
     return {"code": room.code, "seat": seat, "token": token, "entropy": counted}

@@ -22,6 +22,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .api import router
+from .players_api import router as players_router
 from .clock import Clock
 from .config import ServerConfig
 from .db import Store
@@ -40,7 +41,8 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
     """The app for ``config`` (``config.db_url`` must be an async SQLAlchemy URL; see
     :func:`kawuxing.server.config.normalize_db_url`). ``clock``: rooms' timers (tests).
     ``app.state.manager`` is the :class:`RoomManager` and ``app.state.loop`` its event loop
-    once started; ``app.state.limits`` the per-IP buckets (``create``, ``join``, ``lookup``),
+    once started; ``app.state.limits`` the per-IP buckets (``create``, ``join``, ``lookup``,
+    ``login``),
     ``app.state.sockets`` the open WebSockets per IP, ``app.state.lag`` the event loop's lag
     (:class:`~kawuxing.server.looplag.LoopLag`).
 
@@ -82,10 +84,12 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
                   openapi_url="/openapi.json" if config.api_docs else None)
     app.state.limits = {"create": IpBuckets(config.create_rate, config.create_burst),
                         "join": IpBuckets(config.join_rate, config.join_burst),
-                        "lookup": IpBuckets(config.lookup_rate, config.lookup_burst)}
+                        "lookup": IpBuckets(config.lookup_rate, config.lookup_burst),
+                        "login": IpBuckets(config.login_rate, config.login_burst)}
     app.state.sockets = SocketCount(config.max_sockets_per_ip)
     app.state.lag = LoopLag()
     app.include_router(router)
+    app.include_router(players_router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

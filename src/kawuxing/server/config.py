@@ -84,7 +84,8 @@ class ServerConfig:
     - HTTP: ``max_body_bytes`` (a larger request body is answered 413 before it is read);
       per client IP token buckets (per second / at most saved; rate 0 turns one off):
       ``create_rate``/``create_burst`` (rooms made), ``join_rate``/``join_burst`` (joins,
-      leaves, seats to bots), ``lookup_rate``/``lookup_burst`` (room and replay reads);
+      leaves, seats to bots), ``lookup_rate``/``lookup_burst`` (room and replay reads),
+      ``login_rate``/``login_burst`` (player logins and password changes, issue 16);
       ``max_sockets_per_ip`` open WebSockets per IP (0: no cap); ``max_bot_rooms_per_ip``
       all-bot matches being played per IP (they play at full speed: 0, no cap). ``allow_origins``: browser
       origins besides the server's own that may open a WebSocket (``--allow-origin``);
@@ -131,6 +132,8 @@ class ServerConfig:
     join_burst: float = 120.0
     lookup_rate: float = 5.0
     lookup_burst: float = 300.0
+    login_rate: float = 0.1  # a login every 10 s, after 10 in a row
+    login_burst: float = 10.0
     max_sockets_per_ip: int = 64
     max_bot_rooms_per_ip: int = 4
     allow_origins: tuple[str, ...] = ()

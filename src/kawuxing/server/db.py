@@ -4,8 +4,8 @@ or PostgreSQL through SQLAlchemy (async Core).
 One code path for SQLite (``sqlite+aiosqlite``: WAL, busy timeout, ``synchronous=FULL`` or
 ``NORMAL``, the WAL truncated by the writer between batches) and PostgreSQL
 (``postgresql+asyncpg``). The schema (:mod:`.schema`) is created on start (``create_all``)
-and its version kept in ``kwx_schema_version``; a database written by a newer schema is
-refused.
+and its version kept in ``kwx_schema_version``; a database of an older version is upgraded in
+place (:mod:`.migrate`), one written by a newer schema is refused.
 
 Writes go through the one :class:`~kawuxing.server.writer.Writer` (group commit) and return
 after their commit. Reads use their own pooled connections (SQLite WAL readers do not block
@@ -25,10 +25,12 @@ from typing import Any
 from sqlalchemy import and_, event, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from .migrate import upgrade
+from .playerstore import PlayerStore
 from .rows import ActionRow
 from .schema import (ACTIVE_ROOMS, HAND_ENDED, MATCH_FINISHED, ROOM_EXPIRED, ROOM_FINISHED,
                      ROOM_PLAYING, ROOM_WAITING, SCHEMA_VERSION, actions, dumps, hands,
-                     matches, metadata, rooms, schema_version, seats)
+                     match_players, matches, metadata, rooms, schema_version, seats)
 from .writer import DirectSqlite, Group, Rows, Writer
 
 log = logging.getLogger("kawuxing.server.db")
@@ -72,6 +74,7 @@ class Store:
             direct = DirectSqlite(database, lambda c: _sqlite_pragmas(c, synchronous, busy_ms,
                                                                       wal_limit))
         self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit, direct=direct)
+        self.players = PlayerStore(self)  # identities, sittings, ratings (issue 16)
 
     @property
     def dialect(self) -> str:
@@ -83,7 +86,8 @@ class Store:
                    sqlite_synchronous: str = "FULL", busy_ms: int = 5000,
                    wal_limit: int = 4 * 2**20) -> Store:
         """Connect, create the schema if missing (and the PostgreSQL ``schema`` if given),
-        check the schema version, start the writer. Raises ``RuntimeError`` for a database
+        check the schema version (an older one is upgraded, :mod:`.migrate`), start the
+        writer. Raises ``RuntimeError`` for a database
         written by a newer (or unknown older) schema version.
 
         ``sqlite_synchronous``: SQLite's ``synchronous`` in WAL mode. ``FULL`` (default): an
@@ -127,9 +131,11 @@ class Store:
             if not found:
                 await conn.execute(insert(schema_version).values(version=SCHEMA_VERSION,
                                                                  applied_at=time.time()))
-            elif max(found) != SCHEMA_VERSION:
-                raise RuntimeError(f"database schema version {max(found)}; this server knows "
-                                   f"version {SCHEMA_VERSION} and has no migration for it")
+            else:
+                reached = await upgrade(conn, max(found))
+                if reached:
+                    log.info("database upgraded from schema version %d to %d", max(found),
+                             reached[-1])
 
     async def close(self) -> None:
         """Finish queued writes, stop the writer, checkpoint (SQLite), close every
@@ -159,7 +165,7 @@ class Store:
         await self.writer.submit(op)
 
     async def update_seat(self, code: str, seat: int, **values: Any) -> None:
-        """Change columns of one seat (kind, bot, nickname, token_hash, vacated)."""
+        """Change columns of one seat (kind, bot, nickname, token_hash, vacated, player_id)."""
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(update(seats).where(and_(seats.c.room_code == code,
                                                         seats.c.seat == seat)).values(**values))
@@ -172,12 +178,16 @@ class Store:
                                .values(updated_at=time.time(), **values))
         await self.writer.submit(op)
 
-    async def start_match(self, code: str, match: dict, first_hand: dict) -> None:
-        """Insert a match (columns of ``kwx_matches``) and its first hand; the room is now
-        ``playing`` with this match."""
+    async def start_match(self, code: str, match: dict, first_hand: dict,
+                          sittings: list[dict] = ()) -> None:
+        """Insert a match (columns of ``kwx_matches``), its first hand and who sits in it
+        (``sittings``: ``kwx_match_players`` rows, :func:`.playerstore.sitting`); the room is
+        now ``playing`` with this match."""
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(insert(matches).values(**match))
             await conn.execute(insert(hands).values(**first_hand))
+            if sittings:
+                await conn.execute(insert(match_players), list(sittings))
             await conn.execute(update(rooms).where(rooms.c.code == code).values(
                 status=ROOM_PLAYING, match_id=match["id"], updated_at=time.time()))
         await self.writer.submit(op)
@@ -242,14 +252,14 @@ class Store:
     # --- reads -------------------------------------------------------------------------
     async def finished_room(self, code: str) -> dict | None:
         """A finished room as its players may still ask for it: ``{"match_id", "totals",
-        "hands": [deltas of each hand], "token_hashes": [seat's hash or None]}``, or None
-        if ``code`` is no finished room."""
+        "hands": [deltas of each hand], "token_hashes": [seat's hash or None], "rating": the
+        rating outcome or None}``, or None if ``code`` is no finished room."""
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(rooms.c.status, rooms.c.match_id).where(
                 rooms.c.code == code))).first()
             if row is None or row.status != ROOM_FINISHED or row.match_id is None:
                 return None
-            match = (await conn.execute(select(matches.c.totals).where(
+            match = (await conn.execute(select(matches.c.totals, matches.c.rating).where(
                 matches.c.id == row.match_id))).first()
             results = (await conn.execute(
                 select(hands.c.result).where(hands.c.match_id == row.match_id)
@@ -261,7 +271,8 @@ class Store:
             return None
         return {"match_id": row.match_id, "totals": json.loads(match.totals),
                 "hands": [json.loads(r)["deltas"] for r in results if r],
-                "token_hashes": list(hashes)}
+                "token_hashes": list(hashes), "rating": json.loads(match.rating)
+                if match.rating else None}
 
     async def active_rooms(self) -> list[dict]:
         """Every room waiting or playing, to rebuild on start, oldest first: the room's

@@ -49,7 +49,8 @@ class RoomManager:
                           hands: int | None = None, seats: list[str] | None = None,
                           nickname: str | None = None, decision_seconds: float | None = None,
                           reserve_seconds: float | None = None, auto_bot: str = DEFAULT_BOT,
-                          walls: list[str] | None = None, owner: str | None = None) -> dict:
+                          walls: list[str] | None = None, owner: str | None = None,
+                          player_id: str | None = None) -> dict:
         """Create a room and store it.
 
         - ``preset`` + ``options``: the rule set, ``RuleSet.preset(preset, **options)``;
@@ -59,7 +60,8 @@ class RoomManager:
           seats are filled at once; when no human seat is left the match starts. An
           ``external`` seat is taken at once for an outside bot program
           (:meth:`Room.seat_external`, docs/bot-protocol.md): its token is returned.
-        - ``nickname``: the creator takes the first human seat (a token is returned).
+        - ``nickname``: the creator takes the first human seat (a token is returned);
+          ``player_id``: as that player (issue 16).
         - ``decision_seconds``/``reserve_seconds``: the clock (defaults from the config);
           ``auto_bot``: the bot for 托管 and seats players leave.
         - ``walls``: (tests; only with ``config.allow_test_walls``) MPSZ walls of the first
@@ -130,7 +132,8 @@ class RoomManager:
         external = [{"seat": i, "token": await room.post(room.seat_external, i)}
                     for i, spec in enumerate(seats) if spec == EXTERNAL]
         if nickname is not None:
-            seat, token = await room.post(room.join, nickname, seats.index(HUMAN))
+            seat, token = await room.post(room.join, nickname, seats.index(HUMAN), None, None,
+                                          player_id)
         elif all(s != HUMAN for s in seats):
             await room.post(room.resume)  # no seat left open: the match starts now
         return {"code": code, "seat": seat, "token": token, "room": room.public_info(),
@@ -239,8 +242,14 @@ class RoomManager:
                     seat = i
             return seat
 
+        rating = found["rating"]
+        if rating is None:  # the server stopped before it was rated
+            try:
+                rating = await self.store.players.rate(found["match_id"])
+            except Exception as exc:
+                log.warning("match %s: could not be rated: %r", found["match_id"], exc)
         return {"match_end": protocol.match_end(found["match_id"], found["totals"],
-                                                found["hands"]),
+                                                found["hands"], rating),
                 "seat_of": seat_of}
 
     def _finished(self, room: Room) -> None:

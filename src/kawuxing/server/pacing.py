@@ -163,7 +163,7 @@ class Pacer:
                 room.refuse(room.seats[seat], action_id, *problem)
         room.broadcast(acks)
         if room.finished:
-            room.finish()
+            await room.finish()
 
     # --- timers and bots -------------------------------------------------------------
     def bot_pause(self) -> float:

@@ -284,10 +284,14 @@ def entropy_ok(hand: int, value: str, commitment: str) -> dict:
     return {"type": "entropy_ok", "hand": hand, "value": value, "commitment": commitment}
 
 
-def match_end(match_id: str | None, totals: list[int], hands: list[list[int]]) -> dict:
+def match_end(match_id: str | None, totals: list[int], hands: list[list[int]],
+              rating: dict | None = None) -> dict:
     """The last hand ended (or a seat connects to a finished room): final ``totals`` and each
-    hand's deltas (R12.1)."""
-    return {"type": "match_end", "match_id": match_id, "totals": totals, "hands": hands}
+    hand's deltas (R12.1), and ``rating`` (issue 16, docs/ratings.md): ``{"rated": false,
+    "reason"}`` or ``{"rated": true, "seats": [{"seat", "player_id", "name", "place",
+    "before", "after", "delta"}]}``, None when it could not be stored."""
+    return {"type": "match_end", "match_id": match_id, "totals": totals, "hands": hands,
+            "rating": rating}
 
 
 def replaced() -> dict:

@@ -47,6 +47,7 @@ from .errors import RoomError
 from .fairdeal import FairDeal
 from .hints import seat_hint
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
+from .playerstore import sitting
 from .rows import ActionRow, hand_row, match_row, restored_match, room_row
 from .seats import (ACCEPTED, BOT, EXTERNAL, EXTERNAL_NICKNAME, HUMAN, OPEN, PLAYERS, REFUSED,
                     SEATS, Seats, Sink, Slot, clean_nickname)
@@ -116,6 +117,7 @@ class Room(Actor):
         self.owner: str | None = None  # who made it (client IP; not stored)
         self.pacer, self.sender, self.fair = Pacer(self), Sender(self), FairDeal(self)
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
+        self.rating: dict | None = None  # the rating outcome once the match is over (issue 16)
 
     waiting = property(lambda self: self.status == WAITING, doc="Waiting for players.")
     playing = property(lambda self: self.status == PLAYING, doc="The match is on.")
@@ -198,12 +200,15 @@ class Room(Actor):
 
     # --- commands: seats ---------------------------------------------------------------
     async def join(self, nickname: str, seat: int | None = None, entropy: str | None = None,
-                   commitment: str | None = None) -> tuple[int, str]:
+                   commitment: str | None = None,
+                   player_id: str | None = None) -> tuple[int, str]:
         """Take a seat: an open one, or (once the match is on) one a player left to a bot.
         Returns ``(seat, token)``; the match starts when no seat is open. ``entropy`` (R3.1):
         the seat's text for the hand of ``commitment``, counted if that commitment is still
-        open — before the deal this join may trigger (see :meth:`entropy_counted`). Raises
-        :class:`RoomError` 409 when the room is full or finished, 422 for a bad nickname,
+        open — before the deal this join may trigger (see :meth:`entropy_counted`).
+        ``player_id``: the player's identity (issue 16), recorded with the seat and, once the
+        match is on, as sitting in it from this hand. Raises :class:`RoomError` 409 when the
+        room is full or finished (or the player sits here already), 422 for a bad nickname,
         seat or entropy, 503 when the seat could not be stored."""
         nickname = clean_nickname(nickname)
         if entropy is not None:
@@ -214,7 +219,12 @@ class Room(Actor):
         if not (self.waiting or self.playing):
             raise RoomError(409, "the match of this room is over", "match_over")
         slot, token = await self.seats.seat_player(self.store, self.code, nickname, seat,
-                                                   self.settings.reserve_seconds)
+                                                   self.settings.reserve_seconds, player_id)
+        if player_id is not None and self.match is not None:
+            match_id, hand = self.match_id, self.match.number
+            await self.stored(lambda: self.store.players.sat_down(match_id, slot.index,
+                                                                  player_id, hand),
+                              f"player {player_id} sitting down")
         self.fair.with_join(slot.index, entropy, commitment)
         self.sender.players()
         if self.match is None and self.seats.full():
@@ -244,8 +254,14 @@ class Room(Actor):
         it a bot plays the seat (``vacated``: another player may join it). The token stops
         working. Raises :class:`RoomError` 403 for a token that is no seat here, 503 when the
         change could not be stored."""
+        seat = self.seats.seat_of(token)
+        player_id = self.seats[seat].player_id if seat is not None else None
         slot = await self.seats.unseat(self.store, self.code, token, self.match is not None,
                                        self.settings.auto_bot)
+        if player_id is not None and self.match is not None:
+            match_id, hand = self.match_id, self.match.number
+            await self.stored(lambda: self.store.players.stood_up(match_id, player_id, hand),
+                              f"player {player_id} leaving")
         if not self.seats.connected() and self.idle_since is None:
             self.idle_since = time.time()
         self.sender.players()
@@ -465,7 +481,7 @@ class Room(Actor):
         if not quiet:
             self.broadcast({} if by == BY_WINDOW else {seat: action_id})
             if over:
-                self.finish()
+                await self.finish()
         return None
 
     async def stored(self, write: Callable[[], Awaitable[Any]], what: str) -> bool:
@@ -495,6 +511,9 @@ class Room(Actor):
         """Send every connected seat its new events and view (:meth:`Sender.broadcast`)."""
         self.sender.broadcast(acks)
 
+    async def _rate(self, match_id: str) -> None:
+        self.rating = await self.store.players.rate(match_id)
+
     # --- hands ---------------------------------------------------------------------------
     async def _try_start(self) -> None:
         """Start the match if it has not started: deal the first hand, store match and hand,
@@ -502,10 +521,13 @@ class Room(Actor):
         if self.match is not None:
             return
         match = new_match(self.rules, self.walls, self.next_match_id, self.opening)
+        sittings = [sitting(self.next_match_id, s.index, s.player_id, 0)
+                    for s in self.seats.humans() if s.player_id is not None]
         if not await self.stored(lambda: self.store.start_match(
                 self.code, match_row(self.next_match_id, self.code, self.rules,
                                      self.seats.players()),
-                hand_row(self.next_match_id, 0, match.hand, match.fair[0])), "the new match"):
+                hand_row(self.next_match_id, 0, match.hand, match.fair[0]), sittings),
+                "the new match"):
             self.seats.send_all(protocol.error(
                 protocol.STORAGE, "the server could not store the new match; it tries again"))
             self.clock.call_later(self.config.stalled_retry,
@@ -540,8 +562,13 @@ class Room(Actor):
         self.pacer.schedule()
         self.broadcast()
 
-    def finish(self) -> None:
-        """The match is over: every connected seat gets ``match_end``; the manager is told."""
+    async def finish(self) -> None:
+        """The match is over: it is rated (:meth:`PlayerStore.rate
+        <kawuxing.server.playerstore.PlayerStore.rate>`, docs/ratings.md; ``rating`` stays
+        None if that could not be stored — it is done again when a player asks for the room
+        once it is unloaded), every connected seat gets ``match_end``; the manager is told."""
+        match_id = self.match_id
+        await self.stored(lambda: self._rate(match_id), f"the rating of match {match_id}")
         self.seats.send_all(self.sender.match_end())
         if self.on_finished is not None:
             self.on_finished(self)

@@ -4,9 +4,16 @@ are kept in it (JSON as text).
 Tables: ``kwx_schema_version`` (the version of this schema, :data:`SCHEMA_VERSION`),
 ``kwx_rooms`` (a room: code, status, preset and option overrides, the rule set, its timer
 settings, its match), ``kwx_seats`` (three per room: kind, bot, nickname, SHA-256 of the
-token), ``kwx_matches`` (players, totals), ``kwx_hands`` (the record at the deal — it holds
-the wall and the fairness seed: never sent while the hand is played — and the result) and
-``kwx_actions`` (one row per accepted action, with who played it).
+token, the player who sits there), ``kwx_matches`` (players, totals, the rating outcome),
+``kwx_hands`` (the record at the deal — it holds the wall and the fairness seed: never sent
+while the hand is played — and the result), ``kwx_actions`` (one row per accepted action,
+with who played it), and the players of issue 16: ``kwx_players`` (name, argon2 hash of the
+optional password, rating), ``kwx_player_tokens`` (SHA-256 of each device's player token)
+and ``kwx_match_players`` (who played which seat of a match from which hand, and the
+rating change, docs/ratings.md).
+
+Version 2 (issue 16) added the three player tables and the columns ``kwx_seats.player_id``
+and ``kwx_matches.rating``; :mod:`.migrate` upgrades a version 1 database in place.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # kwx_rooms.status
 ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED = "waiting", "playing", "finished"
@@ -53,7 +60,8 @@ seats = Table(
     Column("bot", String(32), nullable=True),
     Column("nickname", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
-    Column("vacated", Boolean, nullable=False, default=False))
+    Column("vacated", Boolean, nullable=False, default=False),
+    Column("player_id", String(32), nullable=True))  # version 2: the player seated here
 
 matches = Table(
     "kwx_matches", metadata,
@@ -65,7 +73,8 @@ matches = Table(
     Column("status", String(16), nullable=False),  # playing | finished
     Column("totals", Text, nullable=False),
     Column("started_at", Float, nullable=False),
-    Column("finished_at", Float, nullable=True))
+    Column("finished_at", Float, nullable=True),
+    Column("rating", Text, nullable=True))  # version 2: the rating outcome (JSON) once rated
 
 hands = Table(
     "kwx_hands", metadata,
@@ -87,6 +96,34 @@ actions = Table(
     Column("action", Text, nullable=False),  # Action.to_json()
     Column("by", String(8), nullable=False),  # player | timeout | bot | auto | window
     Column("at", Float, nullable=False))
+
+players = Table(
+    "kwx_players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(64), nullable=False, unique=True),  # players.name_key(name)
+    Column("password_hash", Text, nullable=True),  # argon2id, None: a guest identity
+    Column("rating", Float, nullable=False),  # Tenhou's R (docs/ratings.md)
+    Column("rated_games", Integer, nullable=False),
+    Column("created_at", Float, nullable=False))
+
+player_tokens = Table(
+    "kwx_player_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the token (tokens.py)
+    Column("player_id", String(32), ForeignKey("kwx_players.id"), nullable=False, index=True),
+    Column("created_at", Float, nullable=False))
+
+match_players = Table(
+    "kwx_match_players", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", String(32), ForeignKey("kwx_matches.id"), nullable=False, index=True),
+    Column("player_id", String(32), ForeignKey("kwx_players.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("first_hand", Integer, nullable=False),  # the hand the player sat down in
+    Column("last_hand", Integer, nullable=True),  # the hand they left in (None: stayed)
+    Column("place", Float, nullable=True),  # 1-3 (ties: shared, 1.5) once rated
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True))
 
 
 def dumps(value: Any) -> str:

@@ -56,7 +56,8 @@ class Slot:
     needed). ``timeouts``: decisions timed out in a row; ``reserve``: seconds of the hand's
     reserve left; ``ready``: ready for the next hand; ``recent``: the last action ids and
     their outcome; ``sent_hand``/``sent``: hand number and next event index already sent to
-    ``conn``."""
+    ``conn``; ``player_id``: the player (issue 16) sitting here, None for a seat taken with a
+    nickname only."""
 
     index: int
     kind: str = OPEN
@@ -64,6 +65,7 @@ class Slot:
     nickname: str | None = None
     token_hash: str | None = None
     vacated: bool = False
+    player_id: str | None = None
     conn: Sink | None = None
     agent: Agent | None = None
     auto: bool = False
@@ -87,7 +89,8 @@ class Slot:
     def columns(self) -> dict:
         """The seat's stored columns (``kwx_seats`` without room code and seat number)."""
         return {"kind": self.kind, "bot": self.bot, "nickname": self.nickname,
-                "token_hash": self.token_hash, "vacated": self.vacated}
+                "token_hash": self.token_hash, "vacated": self.vacated,
+                "player_id": self.player_id}
 
     def remember(self, action_id: str, outcome: str) -> None:
         """Keep ``action_id`` with its outcome (:data:`ACCEPTED`/:data:`REFUSED`): the last
@@ -97,8 +100,8 @@ class Slot:
             self.recent.popitem(last=False)
 
 
-_UNDONE = ("kind", "bot", "nickname", "token_hash", "vacated", "agent", "auto", "timeouts",
-           "reserve")
+_UNDONE = ("kind", "bot", "nickname", "token_hash", "vacated", "player_id", "agent", "auto",
+           "timeouts", "reserve")
 
 
 def _snapshot(slot: Slot) -> Callable[[], None]:
@@ -173,9 +176,10 @@ class Seats:
 
     def players(self) -> list[dict]:
         """Who plays a match, stored with it: ``[{"seat", "nickname", "kind", "bot",
-        "persona"}]`` (``persona`` as in :meth:`public`)."""
+        "persona", "player_id"}]`` (``persona`` as in :meth:`public`; ``player_id`` the
+        player's public id or None)."""
         return [{"seat": s.index, "nickname": s.nickname, "kind": s.kind, "bot": s.bot,
-                 "persona": p.public() if p else None}
+                 "persona": p.public() if p else None, "player_id": s.player_id}
                 for s, p in zip(self.slots, self.personas())]
 
     def seat_of(self, token: str | None) -> int | None:
@@ -222,7 +226,7 @@ class Seats:
         slot = self.slots[seat]
         slot.kind, slot.bot, slot.vacated = BOT, spec, vacated
         slot.nickname = slot.nickname if vacated else f"{spec} bot"
-        slot.token_hash = None
+        slot.token_hash, slot.player_id = None, None
         slot.agent = make_agent(spec)
 
     def restore(self, rows: list[dict]) -> None:
@@ -233,6 +237,7 @@ class Seats:
                 self.set_bot(row["seat"], row["bot"], bool(row["vacated"]))
             else:
                 slot.kind, slot.token_hash = row["kind"], row["token_hash"]
+                slot.player_id = row.get("player_id")
             slot.nickname = row["nickname"]
 
     def pick(self, seat: int | None) -> Slot:
@@ -252,14 +257,16 @@ class Seats:
             raise RoomError(409, "the room is full", "room_full")
         return free[0]
 
-    def take(self, slot: Slot, nickname: str, reserve: float, *,
+    def take(self, slot: Slot, nickname: str, reserve: float,
+             player_id: str | None = None, *,
              kind: str = HUMAN) -> tuple[str, Callable[[], None]]:
         """A player sits in ``slot`` (from :meth:`pick`) with a new token and ``reserve``
-        seconds; ``kind`` :data:`EXTERNAL` for an outside bot program. Returns ``(token,
-        undo)``: ``undo()`` puts the seat back as it was."""
+        seconds; ``player_id``: their identity, if they have one; ``kind`` :data:`EXTERNAL`
+        for an outside bot program. Returns ``(token, undo)``: ``undo()`` puts the seat back
+        as it was."""
         undo = _snapshot(slot)
         token = new_token()
-        slot.kind, slot.bot, slot.nickname = kind, None, nickname
+        slot.kind, slot.bot, slot.nickname, slot.player_id = kind, None, nickname, player_id
         slot.token_hash, slot.vacated, slot.agent = hash_token(token), False, None
         slot.auto, slot.timeouts, slot.reserve = False, 0, reserve
         return token, undo
@@ -274,7 +281,7 @@ class Seats:
             self.set_bot(seat, auto_bot, vacated=True)
         else:
             slot.kind, slot.bot, slot.nickname, slot.token_hash = OPEN, None, None, None
-            slot.vacated, slot.agent = False, None
+            slot.vacated, slot.agent, slot.player_id = False, None, None
         return undo
 
     def new_hand(self, reserve: float) -> None:
@@ -286,13 +293,18 @@ class Seats:
 
     # --- players coming and going --------------------------------------------------------
     async def seat_player(self, store: Any, room_code: str, nickname: str, seat: int | None,
-                          reserve: float, *, kind: str = HUMAN) -> tuple[Slot, str]:
-        """A player (``kind``: :data:`HUMAN` or :data:`EXTERNAL`) takes a seat (:meth:`pick`,
-        :meth:`take`) and it is stored (``store.update_seat``). Returns ``(slot, token)``.
-        Raises :class:`RoomError` as :meth:`pick` does, and 503 (the seat as it was) when it
-        could not be stored."""
+                          reserve: float, player_id: str | None = None, *,
+                          kind: str = HUMAN) -> tuple[Slot, str]:
+        """A player (``player_id``: their identity, or None; ``kind``: :data:`HUMAN` or
+        :data:`EXTERNAL`) takes a seat (:meth:`pick`, :meth:`take`) and it is stored
+        (``store.update_seat``). Returns ``(slot, token)``.
+        Raises :class:`RoomError` as :meth:`pick` does, 409 ``already_seated`` when the
+        player has a seat here already, and 503 (the seat as it was) when it could not be
+        stored."""
+        if player_id is not None and any(s.player_id == player_id for s in self.humans()):
+            raise RoomError(409, "you have a seat in this room already", "already_seated")
         slot = self.pick(seat)
-        token, undo = self.take(slot, nickname, reserve, kind=kind)
+        token, undo = self.take(slot, nickname, reserve, player_id, kind=kind)
         try:
             await store.update_seat(room_code, slot.index, **slot.columns())
         except Exception:

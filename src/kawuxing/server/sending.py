@@ -82,10 +82,12 @@ class Sender:
             slot.conn.send(self.match_end())
 
     def match_end(self) -> dict:
-        """The ``match_end`` of the room's match: totals and each hand's deltas."""
+        """The ``match_end`` of the room's match: totals, each hand's deltas and the rating
+        outcome (None until it is stored)."""
         room = self.room
         match = room.match
-        return protocol.match_end(room.match_id, match.totals(), [h.deltas for h in match.hands])
+        return protocol.match_end(room.match_id, match.totals(), [h.deltas for h in match.hands],
+                                  room.rating)
 
     def welcome(self, seat: int) -> dict:
         """The ``welcome`` of ``seat``."""

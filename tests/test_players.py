@@ -1,0 +1,258 @@
+"""Players over HTTP and the WebSocket (issue 16), on SQLite and PostgreSQL: guest identities,
+names, passwords and sign-in (rate limited), seats that record the player, ratings at the
+end of a match (docs/ratings.md), profiles with statistics and history, the leaderboard — and
+no answer about a player carrying anyone's token."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kawuxing.server.config import ServerConfig
+from kawuxing.server.testing import (Player, ServerThread, build_wall, drop_database, http,
+                                     new_schema_name, pg_test_url)
+
+PG_URL = pg_test_url()
+# the dealer (seat 0) draws 5s and holds 234p 567p 888p 234s 5s + 5s: a self-drawn win at once
+WIN_AT_ONCE = build_wall(["234p 567p 888p 234s 5s", "1p 1p 9p 9p 1s 1s 9s 9s 6z 6z 7z 7z 5z",
+                          "3p 3p 6p 6p 3s 3s 6s 6s 7p 7s 5z 5z 2p"], "5s")
+
+
+def make_config(url, schema=None, **overrides) -> ServerConfig:
+    values = dict(db_url=url, db_schema=schema, bot_delay=0, claim_window=0, hand_pause=0,
+                  min_decision_seconds=0.05, allow_test_walls=True, unload_after=600)
+    values.update(overrides)
+    return ServerConfig(**values)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    if request.param == "sqlite":
+        url, schema = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'p.db'}", None
+    else:
+        if PG_URL is None:
+            pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
+        url, schema = PG_URL, new_schema_name()
+    with ServerThread(make_config(url, schema)) as srv:
+        yield srv
+    if schema:
+        drop_database(url, schema)
+
+
+def post(server, path, body=None, token=None):
+    return http("POST", f"{server.url}{path}", body, token)
+
+
+def get(server, path, token=None):
+    return http("GET", f"{server.url}{path}", None, token)
+
+
+def new_player(server, name) -> dict:
+    status, out = post(server, "/api/players", {"name": name})
+    assert status == 201, out
+    assert set(out) == {"player_id", "name", "token"} and len(out["player_id"]) == 32
+    return out
+
+
+def play_instant_match(server, seated: list[dict]) -> list[dict]:
+    """A one-hand room of the three players (seat order as given) dealt WIN_AT_ONCE: seat 0
+    wins on its first draw. Returns each seat's ``match_end``."""
+    status, room = post(server, "/api/rooms", {
+        "seats": ["human"] * 3, "hands": 1, "options": {"first_dealer": "seat0"},
+        "walls": [WIN_AT_ONCE], "nickname": "ignored"}, seated[0]["token"])
+    assert status == 201, room
+    assert room["seat"] == 0 and room["room"]["seats"][0]["nickname"] == seated[0]["name"]
+    tokens = [room["token"]]
+    for seat, p in enumerate(seated[1:], start=1):
+        status, joined = post(server, f"/api/rooms/{room['code']}/join", {}, p["token"])
+        assert status == 200 and joined["seat"] == seat, joined
+        tokens.append(joined["token"])
+    clients = []
+    for token in tokens:
+        c = Player(server.ws, room["code"], token)
+        c.hello()
+        c.recv_type("sync")
+        clients.append(c)
+    dealer = clients[0]
+    win = [a for a in dealer.view["legal"] if a[1] == "win"]
+    assert win, dealer.view["legal"]
+    dealer.act(win[0])
+    ends = [c.recv_type("match_end") for c in clients]
+    for c in clients:
+        c.close()
+    return ends
+
+
+def test_identity_names_and_tokens(server):
+    ann = new_player(server, "Ann Li")
+    status, me = get(server, "/api/players/me", ann["token"])
+    assert status == 200 and me == {"player_id": ann["player_id"], "name": "Ann Li",
+                                    "rating": 1500.0, "rated_games": 0, "has_password": False}
+    assert get(server, "/api/players/me", "not-a-token")[1]["detail"]["code"] == "bad_player_token"
+    assert get(server, "/api/players/me")[1]["detail"]["code"] == "no_token"
+    for same in ("ann li", "ANNLI", " Ann  Li "):  # one name, whatever the case and spaces
+        status, out = post(server, "/api/players", {"name": same})
+        assert (status, out["detail"]["code"]) == (409, "name_taken")
+    for botlike in ("老张", "Lao Zhang", "laozhang", "bot 7", "机器人小王", "Xiao Wang"):
+        status, out = post(server, "/api/players", {"name": botlike})
+        assert (status, out["detail"]["code"]) == (422, "bot_nickname"), botlike
+    for bad in ("", "   ", "\u3164", "x" * 25):
+        status, out = post(server, "/api/players", {"name": bad})
+        assert (status, out["detail"]["code"]) == (422, "bad_nickname"), bad
+    # a guest may not sit down under a player's name; the player may, and only once
+    status, room = post(server, "/api/rooms", {"seats": ["human", "human", "heuristic"]})
+    assert status == 201
+    status, out = post(server, f"/api/rooms/{room['code']}/join", {"nickname": "annli"})
+    assert (status, out["detail"]["code"]) == (409, "name_taken")
+    status, out = post(server, f"/api/rooms/{room['code']}/join", {})
+    assert (status, out["detail"]["code"]) == (422, "bad_nickname")
+    status, out = post(server, f"/api/rooms/{room['code']}/join", {}, "forged")
+    assert (status, out["detail"]["code"]) == (401, "bad_player_token")
+    status, out = post(server, f"/api/rooms/{room['code']}/join", {"nickname": "x"}, ann["token"])
+    assert status == 200 and out["seat"] == 0
+    seat = server.call(_slot(server, room["code"], 0))
+    assert seat == ("Ann Li", ann["player_id"])
+    status, out = post(server, f"/api/rooms/{room['code']}/join", {}, ann["token"])
+    assert (status, out["detail"]["code"]) == (409, "already_seated")
+    status, info = get(server, f"/api/rooms/{room['code']}")
+    assert ann["token"] not in json.dumps(info)
+
+
+async def _slot(server, code, seat):
+    slot = server.manager.get(code).seats[seat]
+    return slot.nickname, slot.player_id
+
+
+def test_password_and_login(server):
+    bea = new_player(server, "Bea")
+    status, out = post(server, "/api/players/login", {"name": "Bea", "password": "whatever1"})
+    assert (status, out["detail"]["code"]) == (401, "bad_login")  # no password set: a guest
+    status, out = post(server, "/api/players/me/password", {"password": "short"}, bea["token"])
+    assert (status, out["detail"]["code"]) == (422, "bad_password")
+    assert "short" not in json.dumps(out)
+    status, out = post(server, "/api/players/me/password", {"password": "lucky seven 7"},
+                       bea["token"])
+    assert status == 200 and out == {"ok": True}
+    assert get(server, "/api/players/me", bea["token"])[1]["has_password"] is True
+    for name, password in (("Bea", "lucky seven 8"), ("Nobody", "lucky seven 7")):
+        status, out = post(server, "/api/players/login", {"name": name, "password": password})
+        assert (status, out["detail"]["code"]) == (401, "bad_login")
+        assert out["detail"]["message"] == "no player with that name and password"
+    status, other = post(server, "/api/players/login", {"name": "bea", "password": "lucky seven 7"})
+    assert status == 200 and other["player_id"] == bea["player_id"] and other["name"] == "Bea"
+    assert other["token"] != bea["token"]
+    for token in (bea["token"], other["token"]):  # both devices stay signed in
+        assert get(server, "/api/players/me", token)[1]["player_id"] == bea["player_id"]
+    # changing it needs the old one
+    status, out = post(server, "/api/players/me/password", {"password": "new password"},
+                       other["token"])
+    assert (status, out["detail"]["code"]) == (403, "bad_login")
+    status, _ = post(server, "/api/players/me/password",
+                     {"password": "new password", "old_password": "lucky seven 7"}, other["token"])
+    assert status == 200
+    assert post(server, "/api/players/login", {"name": "Bea", "password": "new password"})[0] == 200
+
+
+def test_logins_are_rate_limited(tmp_path):
+    config = make_config(f"sqlite+aiosqlite:///{tmp_path / 'l.db'}", login_burst=3,
+                         login_rate=0.01)
+    with ServerThread(config) as server:
+        new_player(server, "Cal")
+        answers = [post(server, "/api/players/login", {"name": "Cal", "password": "x" * 9})
+                   for _ in range(4)]
+        assert [s for s, _ in answers] == [401, 401, 401, 429]
+        assert answers[3][1]["detail"]["code"] == "rate_limited"
+
+
+def test_rated_matches_profiles_and_leaderboard(server):
+    ann, bob, cid = (new_player(server, n) for n in ("ann", "bob", "cid"))
+    # match 1: ann deals and wins at once; bob and cid pay alike (tied 2nd-3rd)
+    ends = play_instant_match(server, [ann, bob, cid])
+    end = ends[0]
+    assert all(e == end for e in ends)
+    assert end["totals"][1] == end["totals"][2] < 0 < end["totals"][0]
+    rating = end["rating"]
+    assert rating["rated"] is True
+    assert [(s["seat"], s["player_id"], s["name"], s["place"], s["before"], s["after"],
+             s["delta"]) for s in rating["seats"]] == [
+        (0, ann["player_id"], "ann", 1.0, 1500.0, 1530.0, 30.0),
+        (1, bob["player_id"], "bob", 2.5, 1500.0, 1485.0, -15.0),
+        (2, cid["player_id"], "cid", 2.5, 1500.0, 1485.0, -15.0)]
+    # match 2: bob deals and wins; average 1500, factor 0.998 (one rated match each):
+    # bob (30 + 15/40)*0.998 = 30.31425, ann (-15 - 30/40)*0.998 = -15.7185,
+    # cid (-15 + 15/40)*0.998 = -14.59575
+    rating = play_instant_match(server, [bob, ann, cid])[0]["rating"]
+    assert [s["name"] for s in rating["seats"]] == ["bob", "ann", "cid"]
+    assert [s["delta"] for s in rating["seats"]] == pytest.approx([30.31425, -15.7185, -14.59575])
+    assert [s["after"] for s in rating["seats"]] == pytest.approx(
+        [1515.31425, 1514.2815, 1470.40425])
+
+    status, board = get(server, "/api/leaderboard")
+    assert status == 200
+    top = [p for p in board["players"] if p["player_id"] in
+           {ann["player_id"], bob["player_id"], cid["player_id"]}]
+    assert [(p["name"], p["rated_games"]) for p in top] == [("bob", 2), ("ann", 2), ("cid", 2)]
+    assert [p["rank"] for p in board["players"]] == list(range(1, len(board["players"]) + 1))
+    assert all(p["rated_games"] > 0 for p in board["players"])
+
+    status, prof = get(server, f"/api/players/{ann['player_id']}")
+    assert status == 200
+    assert prof["name"] == "ann" and prof["rated_games"] == 2
+    assert prof["rating"] == pytest.approx(1514.2815) and prof["rank"] == 2
+    stats = prof["stats"]
+    assert (stats["hands"], stats["wins"], stats["win_rate"], stats["deal_ins"],
+            stats["declares"], stats["self_draws"]) == (2, 1, 0.5, 0, 0, 1)
+    assert stats["average_multiplier"] >= 1 and stats["patterns"]
+    assert stats["best"]["match_id"] == prof["matches"][1]["match_id"]
+    assert stats["balance"] == sum(h["delta"] for h in prof["hands"])
+    assert [(m["seat"], m["place"], m["status"]) for m in prof["matches"]] == [
+        (1, 2.5, "finished"), (0, 1.0, "finished")]  # newest first
+    assert prof["matches"][0]["rating_after"] == pytest.approx(1514.2815)
+    assert [(h["seat"], h["outcome"], h["number"]) for h in prof["hands"]] == [
+        (1, "lost", 0), (0, "won", 0)]
+    # the hands replay: the frames of each are there
+    for h in prof["hands"]:
+        status, frames = get(server, f"/api/hands/{h['match_id']}/{h['number']}/frames?seat=0")
+        assert status == 200 and len(frames["frames"]) == 2
+    # the match lists name the players by id
+    status, match = get(server, f"/api/matches/{prof['matches'][0]['match_id']}")
+    assert [p["player_id"] for p in match["players"]] == [bob["player_id"], ann["player_id"],
+                                                          cid["player_id"]]
+    # nobody's token (nor its hash) in anyone's public data
+    from kawuxing.server.tokens import hash_token
+    public = json.dumps([prof, board, match, get(server, f"/api/players/{bob['player_id']}")[1]])
+    for p in (ann, bob, cid):
+        assert p["token"] not in public and hash_token(p["token"]) not in public
+    assert get(server, "/api/players/" + "0" * 32)[1]["detail"]["code"] == "no_player"
+
+
+def test_matches_with_a_bot_or_a_guest_are_not_rated(server):
+    dee = new_player(server, "dee")
+    status, room = post(server, "/api/rooms", {
+        "seats": ["human", "heuristic", "heuristic"], "hands": 1,
+        "options": {"first_dealer": "seat0"}, "walls": [WIN_AT_ONCE]}, dee["token"])
+    assert status == 201
+    c = Player(server.ws, room["code"], room["token"])
+    c.hello()
+    c.recv_type("sync")
+    c.act([a for a in c.view["legal"] if a[1] == "win"][0])
+    assert c.recv_type("match_end")["rating"] == {"rated": False, "reason": "bots"}
+    c.close()
+    eve, fay = new_player(server, "eve"), new_player(server, "fay")
+    status, room = post(server, "/api/rooms", {
+        "seats": ["human"] * 3, "hands": 1, "options": {"first_dealer": "seat0"},
+        "walls": [WIN_AT_ONCE]}, eve["token"])
+    tokens = [room["token"], post(server, f"/api/rooms/{room['code']}/join", {}, fay["token"])[1]
+              ["token"], post(server, f"/api/rooms/{room['code']}/join",
+                              {"nickname": "a guest"})[1]["token"]]
+    clients = [Player(server.ws, room["code"], t) for t in tokens]
+    for c in clients:
+        c.hello()
+        c.recv_type("sync")
+    clients[0].act([a for a in clients[0].view["legal"] if a[1] == "win"][0])
+    assert clients[2].recv_type("match_end")["rating"] == {"rated": False, "reason": "guests"}
+    for c in clients:
+        c.close()
+    assert get(server, f"/api/players/{eve['player_id']}")[1]["rated_games"] == 0
+    assert get(server, f"/api/players/{dee['player_id']}")[1]["stats"]["wins"] == 1
