@@ -1,4 +1,7 @@
-"""``kawuxing score``: score a finished hand on the command line (R7-R9)."""
+"""``kawuxing score``: score a finished hand on the command line (R7-R9, VARIANTS.md R14-R18).
+
+The winner is seat 0; seats 1 and 2 pay a self-draw, seat 1 alone a discard (seat 2 is then
+the third player of 包胡)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from rich.table import Table
 
 from ..engine.views import pattern_json
 from ..melds import Meld
-from ..payments import win_transfers
+from ..payments import WinTable, win_transfers
 from ..scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand
 from ..shapes import shanten, waits
 from ..tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
@@ -30,8 +33,15 @@ def score(
     last_tile: Annotated[bool, typer.Option("--last-tile", help="the last tile of the wall, or the last discard (R5)")] = False,
     declared: Annotated[bool, typer.Option("--declared", help="the winner had declared 亮倒 (R8)")] = False,
     discarder_declared: Annotated[bool, typer.Option("--discarder-declared", help="the discarder (or robbed konger) had declared 亮倒 too (R8.5)")] = False,
-    rules: Annotated[str, typer.Option("--rules", help="preset: standard, capped, flat8, strict, app")] = "standard",
+    rules: Annotated[str, typer.Option("--rules", "--preset", help="preset: standard, capped, flat8, strict, app, server_common or a town (xiangyang, xiaogan, suizhou, shiyan, yicheng, yingcheng, yunmeng, zaoyang)")] = "standard",
     option: Annotated[Optional[list[str]], typer.Option("--option", help="rule override name=value; repeat")] = None,
+    declared_payer: Annotated[Optional[list[int]], typer.Option("--declared-payer", help="a paying seat (1 or 2) that had declared 亮倒 (R8.8); repeat")] = None,
+    piao: Annotated[Optional[str], typer.Option("--piao", help="each seat's 漂, e.g. 1,0,2 (R11)")] = None,
+    horses: Annotated[Optional[str], typer.Option("--horses", help="the horse tiles taken after a self-draw, e.g. '8s' (R14; option horse_buy)")] = None,
+    kong_chain: Annotated[int, typer.Option("--kong-chain", help="kongs of the 杠上杠 chain before the win (R9.18)")] = 0,
+    passed_wins: Annotated[int, typer.Option("--passed-wins", help="wins the declared winner passed (R8.18)")] = 0,
+    dice: Annotated[Optional[str], typer.Option("--dice", help="the two 上楼 dice, e.g. 3,3 (R17.1 dice_doubles)")] = None,
+    base_factor: Annotated[int, typer.Option("--base-factor", help="the 上楼 base factor 1, 2, 4 … (R17.1 after_draw)")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Score a finished hand: reading, patterns (×), cap and who pays what (R7-R9)."""
@@ -45,8 +55,10 @@ def score(
         melds = tuple(Meld.parse(m) for m in meld or [])
         concealed = tuple(parse_tiles(hand))
         finished = WinningHand(concealed, parse_tile(win), win_by, melds, after_kong, last_tile,
-                               declared, discarder_declared)
+                               declared, discarder_declared, kong_chain=kong_chain,
+                               passed_wins=passed_wins)
         value = score_hand(finished, ruleset)
+        table = _table(ruleset, finished, declared_payer or [], piao, horses, dice, base_factor)
     except ValueError as exc:
         fail(str(exc))
     held = counts_of(concealed)
@@ -58,8 +70,9 @@ def score(
               "paid": value.paid, "reason": value.reason}
     if value.legal:
         payers = [1, 2] if win_by == SELF_DRAW else [1]
-        transfers = win_transfers(value, 0, payers)
+        transfers = win_transfers(value, 0, payers, table=table)
         result["transfers"] = [t.to_json() for t in transfers]
+        result["received"] = sum(t.amount for t in transfers)
     if value.reading is None:
         counts = counts_of(concealed)
         result["waits"] = [tile_str(k) for k in waits(counts, held)]
@@ -100,4 +113,28 @@ def _print_score(hand: WinningHand, value, result: dict) -> None:
     for t in result["transfers"]:
         out.print(f"  seat {t['payer']} pays seat {t['payee']} {t['amount']} — {describe(t)} "
                   f"({t['rule']})", highlight=False)
-    out.print(f"winner receives {value.paid}", highlight=False)
+    out.print(f"winner receives {result['received']}", highlight=False)
+
+
+def _table(rules, hand: WinningHand, declared_payers: list[int], piao: str | None,
+           horses: str | None, dice: str | None, base_factor: int) -> WinTable:
+    """What the payments need beyond the hand (R18.3) from the flags; ``ValueError`` for a bad
+    one (a payer not 1 or 2, not three 漂, horses where R14.1 takes none, not two dice)."""
+    if any(p not in (1, 2) for p in declared_payers):
+        raise ValueError("--declared-payer: the paying seats are 1 and 2 (the winner is 0)")
+    declared = (hand.declared, 1 in declared_payers or hand.discarder_declared,
+                2 in declared_payers)
+    seats = tuple(int(p) for p in piao.split(",")) if piao else (0, 0, 0)
+    if len(seats) != 3 or any(p < 0 for p in seats):
+        raise ValueError("--piao: three whole numbers >= 0, e.g. 1,0,2")
+    taken = tuple(parse_tiles(horses)) if horses else ()
+    if taken and (rules.horse_buy == "off" or not hand.self_drawn or (
+            rules.horse_buy == "declared_self_draw" and not hand.declared)):
+        raise ValueError("--horses: horses are taken only after a self-draw with horse_buy on "
+                         "(a declared winner under declared_self_draw) (R14.1)")
+    rolled = tuple(int(d) for d in dice.split(",")) if dice else None
+    if rolled is not None and (len(rolled) != 2 or not all(1 <= d <= 6 for d in rolled)):
+        raise ValueError("--dice: two dice 1-6, e.g. 3,3 (R17.1)")
+    if base_factor < 1 or base_factor & (base_factor - 1):
+        raise ValueError("--base-factor: 1, 2, 4 … (R17.1)")
+    return WinTable(declared, seats, taken, rolled, base_factor)
