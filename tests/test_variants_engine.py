@@ -185,3 +185,61 @@ def test_cases_run_with_a_town_preset():
                  "actions": [[1, "win"]], "rules": {"preset": "suizhou"}}
     out = run_case(game_case)
     assert out["end"] == "win" and out["deltas"] == [-2, 4, -2] and out["winners"] == [1]
+
+
+def test_r17_after_draw_doubles_after_yi_pao_shuang_xiang():
+    """R17.1 ``after_draw``: an 一炮双响 (A's 5p won by B and C, 卡五星 each) doubles the next
+    hand's base too; A pays 2 + 2 in the first hand, the second hand's factor is 2."""
+    rules = RuleSet.preset(shang_lou="after_draw", hands_per_match=2)
+    hands = ["5p 1p 3p 7p 9p 2s 4s 6s 8s 5z 6z 7z 3s", B, "46p 123s 789s 555z 99s"]
+    match = Match(rules, walls=[wall_for(rules, 0, hands, "7z")] * 2, dealer=0)
+    hand = match.hand
+    hand.apply(Action(0, DISCARD, parse_tile("5p")))
+    for seat in hand.to_act():
+        hand.apply(Action(seat, WIN))
+    assert hand.winners == [1, 2] and hand.deltas == [-4, 2, 2]
+    assert match.next_hand().base_factor == 2
+
+
+def test_r17_kong_money_with_the_base_factor_and_everything():
+    """R17.1: the doubled base applies to kong money (暗杠 2 × base factor 2 = 4 a payer);
+    R17.2 ``everything`` with 豹子 doubles it as every other payment (2 × 2 = 4)."""
+    tiles = ["1111s 999p 3s 5z 6z 7z 2p 4p", A.replace("1s", "3p"), C.replace("1s", "3p")]
+    for options, dice, factor in (({"shang_lou": "after_draw"}, None, 2),
+                                  ({"shang_lou": "dice_doubles",
+                                    "shang_lou_scope": "everything"}, (4, 4), 1)):
+        hand = Hand(RuleSet.preset(**options), 0, [parse_tiles(h) for h in tiles],
+                    parse_tiles("9s 8s"), dice=dice, base_factor=factor)
+        hand.apply(Action(0, "concealed_kong", parse_tile("1s")))
+        assert [(t.payer, t.amount) for t in hand.transfers] == [(1, 4), (2, 4)]
+        assert hand.deltas == [8, -4, -4]
+
+
+# --- random play under every town preset ------------------------------------------------------
+
+@pytest.mark.parametrize("preset", ["xiangyang", "xiaogan", "suizhou", "shiyan", "yicheng",
+                                    "yingcheng", "server_common"])
+def test_random_hands_of_every_town_sum_to_zero_and_replay(preset):
+    """Random legal play (wins taken when offered) under each town preset, with horses,
+    上楼 dice and 漂 on: every hand's scores sum to zero, the ``hand_end`` deltas are the
+    transfers' sums, and the record replays to the same transfers (R18.3, records)."""
+    import random
+
+    rules = RuleSet.preset(preset, horse_buy="self_draw", shang_lou="dice_doubles",
+                           piao_choices=[0, 1, 2])
+    for seed in range(12):
+        rng = random.Random(seed)
+        hand = Hand.deal(rules, seed % 3, seed=f"{preset}/{seed}")
+        while not hand.ended:
+            seat = hand.to_act()[0]
+            legal = hand.legal_actions(seat)
+            wins = [a for a in legal if a.verb == WIN]
+            hand.apply(wins[0] if wins else rng.choice(legal))
+        assert sum(hand.deltas) == 0
+        totals = [0, 0, 0]
+        for t in hand.transfers:
+            totals[t.payer] -= t.amount
+            totals[t.payee] += t.amount
+        assert totals == hand.deltas == hand.events[-1]["deltas"]
+        again = replay(hand_record(hand))
+        assert [t.to_json() for t in again.transfers] == [t.to_json() for t in hand.transfers]

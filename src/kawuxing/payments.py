@@ -121,7 +121,8 @@ def _hand_value(value: HandValue, winner: int, payer: int, owners: list[int],
     params: dict = {"patterns": keys, "multiplier": shares[0][1][1], "win_by": value.win_by}
     rule = "R8.4 R9.7" if len(owners) == 2 else "R7.2 R9.7"
     total_cap = len(owners) == 2 and rules.bao_hu_cap == "total" and rules.cap is not None
-    if total_cap:  # R8.10 total: one cap on the two shares' multipliers summed
+    if total_cap:  # R8.10 total: one cap on the two shares' multipliers summed (R9.6 is not
+        # applied to the sum: no source combines the two)
         raws = [raw for _, (raw, _, _) in shares]
         multiplier = min(sum(raws), _cap_of(value, rules))
         params["shares"] = raws

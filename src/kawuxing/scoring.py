@@ -189,7 +189,9 @@ class HandValue:
     @property
     def paid(self) -> int:
         """Total the winner receives, no 漂 or kong money: both others on self-draw (R7.2);
-        the one payer otherwise, doubled for 包胡 (R8.4). 0 when not legal."""
+        the one payer otherwise, doubled for 包胡 (R8.4). 0 when not legal. What the town
+        options add per payer (R8.8, R8.18, R14-R17) is in the payments
+        (:func:`kawuxing.payments.win_transfers`), not here."""
         if not self.legal:
             return 0
         if self.win_by == SELF_DRAW:
