@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import strategies as st
 
 from kawuxing.engine import ROB, Hand
+from kawuxing.face_down import without
 from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import PRESETS, RuleSet, option_specs
 from kawuxing.tiles import COPIES, NUM_KINDS, kinds_for_suits, parse_tiles, tile_str
@@ -34,7 +35,7 @@ def make_wall(rules: RuleSet, seed: int, clumpy: bool) -> list[int]:
 
 def tiles_in_view(view: dict) -> Counter:
     """The tiles a seat view (``views.seat_view``) names: own hand, the river (not taken), melds, revealed hands."""
-    named: Counter = Counter(parse_tiles(view["hand"]))
+    named: Counter = Counter(parse_tiles(view.get("hand", "")))  # a spectator's: no hand
     for entry in view["seats"]:
         named.update(KIND[t] for t, taken in zip(entry["discards"], entry["claimed"])
                      if not taken)
@@ -46,9 +47,9 @@ def tiles_in_view(view: dict) -> Counter:
     return named
 
 
-def visible_tiles(hand: Hand, seat: int) -> Counter:
+def visible_tiles(hand: Hand, seat: int | None) -> Counter:
     """R13.1, computed from the state and independent of ``engine/views.py``: the tiles
-    ``seat`` may see now (the tile of a kong being added counted once; a declared konger's
+    ``seat`` (None: a spectator, public tiles only) may see now (the tile of a kong being added counted once; a declared konger's
     tile already in its revealed hand). The test oracle of test_views and test_server_leak."""
     ended = hand.ended
     seen: Counter = Counter()
@@ -62,8 +63,7 @@ def visible_tiles(hand: Hand, seat: int) -> Counter:
         if i != seat and not ended:
             if not s.declared:
                 continue
-            for k in s.hidden:  # R8.6 face-down triplets
-                counts[k] -= min(3, counts[k])
+            counts = without(counts, s.hidden)  # R8.6/R8.11 face-down groups
             if s.drawn is not None and hand.current == i:  # a drawn tile is seen when discarded
                 counts[s.drawn] -= 1
         seen.update({k: c for k, c in enumerate(counts) if c > 0})

@@ -21,6 +21,7 @@ from kawuxing.agents.hints import rank_discards
 from kawuxing.engine import (ADDED_KONG, CLAIM, CONCEALED_KONG, DISCARD, ENDED, PASS, PIAO,
                              PIAO_PHASE, PUNG, ROB, TURN, WIN, Action, Hand)
 from kawuxing.engine.observation import observe
+from kawuxing.face_down import without
 from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import RuleSet
 from kawuxing.shapes import shanten
@@ -304,8 +305,7 @@ def _hidden_from(hand: Hand, seat: int) -> list[int]:
         shown = [0] * NUM_KINDS
         if s.declared:
             shown = list(s.concealed)
-            for k in s.hidden:  # a face-down triplet, or the kong made of it since
-                shown[k] -= min(3, shown[k])
+            shown = without(shown, s.hidden)  # face-down groups (R8.6, R8.11)
             if hand.current == other and s.drawn is not None and hand.phase == TURN:
                 shown[s.drawn] -= 1
             if hand.phase == ROB and hand.pending.seat == other:

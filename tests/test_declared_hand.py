@@ -129,4 +129,4 @@ def test_r8_6_a_face_down_triplet_may_be_konged_when_the_waits_stay():
     act(hand, 0, CONCEALED_KONG, "6p")
     assert hand.seats[0].hidden == ()
     assert hand.seats[0].waits == tuple(parse_tile(t) for t in ("2p", "4p", "5p"))
-    assert seat_view(hand, 1)["seats"][0]["hidden_triplets"] == 0
+    assert seat_view(hand, 1)["seats"][0]["hidden_tiles"] == 0

@@ -154,9 +154,12 @@ def check_state(hand: Hand, total: int = 84) -> None:
         s = hand.seats[hand.current]
         if s.declared:  # R8.2: only the tile just drawn may be discarded
             assert s.drawn is not None
-            assert {a.tile for a in hand.legal_actions(hand.current)
-                    if a.verb == DISCARD} == {s.drawn}
-            assert PUNG not in {a.verb for a in hand.legal_actions(hand.current)}
+            legal = hand.legal_actions(hand.current)
+            discards = {a.tile for a in legal if a.verb == DISCARD}
+            if discards != {s.drawn}:  # R8.17 only a win; R8.19 a win or the kong of the draw
+                assert discards == set() and Action(hand.current, WIN) in legal
+                assert all(a.tile == s.drawn for a in legal if a.verb != WIN)
+            assert PUNG not in {a.verb for a in legal}
     elif hand.phase in (CLAIM, ROB):
         pending = hand.pending
         assert to_act and pending.seat not in to_act
@@ -167,7 +170,9 @@ def check_state(hand: Hand, total: int = 84) -> None:
             assert hand_size(hand, seat) == expected
         for seat in to_act:
             verbs = {a.verb for a in hand.legal_actions(seat)}
-            assert PASS in verbs and verbs <= {WIN, PUNG, KONG, PASS}
+            must_win = hand.rules.declared_must_win and hand.seats[seat].declared  # R8.17
+            assert (PASS in verbs or must_win and verbs == {WIN}) and verbs <= {WIN, PUNG,
+                                                                                KONG, PASS}
             if hand.phase == ROB or pending.last:  # R7.4, R5.3: only a win
                 assert verbs <= {WIN, PASS}
             if hand.seats[seat].declared:  # R8.2: no pungs after 亮倒

@@ -564,7 +564,7 @@ def test_r8_6_hidden_triplet_stays_hidden_in_views_and_can_be_konged():
     for seat in (0, 2):
         entry = seat_view(hand, seat)["seats"][1]
         assert entry["revealed"] == "567789p 3334s"
-        assert entry["hidden_triplets"] == 1
+        assert entry["hidden_tiles"] == 3
         assert entry["waits"] == ["2s", "4s", "5s"]
         declare = [e for e in events_for_seat(hand, seat) if e["type"] == "declare"]
         assert declare[0]["tiles"] == "567789p 3334s" and declare[0]["hidden"] == 1
@@ -581,7 +581,7 @@ def test_r8_6_hidden_triplet_stays_hidden_in_views_and_can_be_konged():
         view = seat_view(hand, seat)
         assert view["seats"][1]["melds"] == [{"kind": "concealed_kong", "tile": None}]
         assert view["seats"][1]["revealed"] == "567789p 3334s"  # not the replacement 6z
-        assert view["seats"][1]["hidden_triplets"] == 0  # the triplet is a concealed kong now
+        assert view["seats"][1]["hidden_tiles"] == 0  # the triplet is a concealed kong now
         assert all("tile" not in e for e in events_for_seat(hand, seat)
                    if e["type"] == "kong")
     act(hand, 1, DISCARD, "6z")

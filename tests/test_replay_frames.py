@@ -147,7 +147,7 @@ def test_whole_table_view_shows_every_hand_and_the_wall_as_unseen():
                 assert entry["revealed"] == format_tiles(s.concealed_tiles())
                 assert entry["drawn"] == own["drawn"] and entry["legal"] == own["legal"]
                 assert [m["tile"] for m in entry["melds"]] == [tile_str(m.tile) for m in s.melds]
-                assert entry.get("hidden_triplets", 0) == 0
+                assert entry.get("hidden_tiles", 0) == 0
             assert view["declare_waits"] == {str(s): seat_view(hand, s)["declare_waits"]
                                              for s in range(3)}
 

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from kawuxing.engine import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PIAO_PHASE, PUNG, ROB,
                              WIN, Action, Hand)
 from kawuxing.engine.views import events_for_seat, seat_view
+from kawuxing.face_down import Group
 from kawuxing.melds import MELD_CONCEALED_KONG, Meld
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
@@ -99,7 +100,7 @@ def secrets_of(hand: Hand, seat: int) -> tuple[set[str], list[list[str]]]:
     for i, s in enumerate(hand.seats):
         if i == seat or sum(s.concealed) < 5:
             continue
-        face_down = any(s.concealed[k] >= 3 for k in s.hidden)  # not konged since
+        face_down = bool(s.hidden)  # face-down groups (a konged triplet leaves them)
         if not s.declared or face_down or (s.drawn is not None and hand.current == i):
             strings.add(format_tiles(s.concealed_tiles()))
     # another hand can equal the seat's own tile for tile (seen once): that string is no secret
@@ -149,16 +150,17 @@ def twin(hand: Hand, seat: int, rng: random.Random) -> Hand:
                 s.concealed[new] += 1
                 s.drawn = new
             hidden = []
-            for k in s.hidden:  # another face-down triplet
-                free = [j for j in in_play if s.concealed[j] == 0 and j not in s.hidden
+            for group in s.hidden:  # another face-down triplet
+                k = group.tile
+                free = [j for j in in_play if s.concealed[j] == 0
                         and all(m.tile != j for m in s.melds)]
-                if s.concealed[k] >= 3 and k != s.drawn and free:
+                if group.kind == "pung" and k != s.drawn and free:
                     j = rng.choice(free)
                     s.concealed[k] -= 3
                     s.concealed[j] += 3
-                    hidden.append(j)
+                    hidden.append(Group("pung", j))
                 else:
-                    hidden.append(k)
+                    hidden.append(group)
             s.hidden = tuple(sorted(hidden))
         if not hand.rules.concealed_kong_visible:
             s.melds = [Meld(m.kind, rng.choice(in_play)) if m.kind == MELD_CONCEALED_KONG else m

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .face_down import GROUP_KINDS, Group, keeps, without
 from .extras import kan_count
 from .melds import MELD_PUNG, Meld
 from .patterns import BY_KEY, PI_HU, SEVEN_PAIRS_FAMILY, SEVEN_PAIRS_VALUES, Pattern
@@ -45,8 +46,9 @@ class WinningHand:
       the discarder's kong (杠上炮). ``last_tile``: the last tile of the wall or the last discard
       (R5, 海底). ``declared``: the winner had declared 亮倒 (R8). ``discarder_declared``: the
       player who discarded (or whose kong was robbed) had declared 亮倒 too (R8.5).
-    - ``hidden``: kinds of concealed triplets kept face down at 亮倒 (R8.6): each is a fixed
-      pung, never split, so only readings that hold it as a pung count.
+    - ``hidden``: the face-down groups of a declared hand (:class:`~kawuxing.face_down.Group`:
+      R8.6 triplets as pungs, R8.11 sets and a pair), among ``concealed``: each is fixed, never
+      split, so only readings that hold every one as it is count.
     - ``kong_chain``: the kongs of the R6.5 chain before the win (R9.18; 0 = not known, read
       as 1). ``passed_wins``: wins this declared winner passed earlier in the hand (R8.18:
       ×2 each in every payment, inside the cap; not in :attr:`HandValue.multiplier`).
@@ -60,7 +62,7 @@ class WinningHand:
     last_tile: bool = False
     declared: bool = False
     discarder_declared: bool = False
-    hidden: tuple[int, ...] = ()
+    hidden: tuple[Group, ...] = ()
     kong_chain: int = 0
     passed_wins: int = 0
 
@@ -103,14 +105,16 @@ class WinningHand:
             if self.after_kong or self.last_tile:
                 raise ScoringError("robbing_kong goes with neither after_kong nor last_tile: a kong"
                                    " needs a tile left in the wall (R5.2, R7.4)")
-        concealed = counts_of(self.concealed)
-        for kind in self.hidden:
-            if not isinstance(kind, int) or not 0 <= kind < NUM_KINDS or concealed[kind] < 3 \
-                    or self.hidden.count(kind) > 1:
-                raise ScoringError(f"hidden triplet {kind!r}: must be a kind held three times in "
-                                   "the concealed tiles, once (R8.6)")
+        for group in self.hidden:
+            if not (isinstance(group, Group) and group.kind in GROUP_KINDS
+                    and all(type(k) is int and 0 <= k < NUM_KINDS for k in group.tiles())):
+                raise ScoringError(f"hidden group {group!r}: must be a face_down.Group (pung, "
+                                   "chow or pair of tile kinds) (R8.6, R8.11)")
+        if without(counts_of(self.concealed), self.hidden) is None:
+            raise ScoringError("hidden groups: the concealed tiles do not hold them all (R8.6, "
+                               "R8.11)")
         if self.hidden and not self.declared:
-            raise ScoringError("hidden triplets are kept face down only by a declared hand (R8.6)")
+            raise ScoringError("face-down groups are kept only by a declared hand (R8.6, R8.11)")
         for name in ("kong_chain", "passed_wins"):
             n = getattr(self, name)
             if type(n) is not int or n < 0:
@@ -211,7 +215,7 @@ def score_hand(hand: WinningHand, rules: RuleSet, situational: bool = True) -> H
     hand.validate(rules)
     counts = counts_of(hand.concealed)
     counts[hand.win_tile] += 1
-    found = [r for r in readings(counts) if _keeps_hidden(r, hand.hidden)]
+    found = [r for r in readings(counts) if keeps(r, hand.hidden)]
     if not found:
         return HandValue(False, "not a winning hand: the tiles are not four sets and a pair, nor"
                                 " seven pairs (R7.1)", None, win_by=hand.win_by, hand=hand,
@@ -244,15 +248,6 @@ def score_hand(hand: WinningHand, rules: RuleSet, situational: bool = True) -> H
                                 "(option min_multiplier_self_draw, R7.7)")
     return HandValue(legal, reason, reading, tuple(pats), raw, capped, cap,
                      rules.base * capped, bao_hu, hand.win_by, hand, rules)
-
-
-def _keeps_hidden(reading: Reading, hidden: tuple[int, ...]) -> bool:
-    """R8.6: a face-down triplet is a fixed pung, so a reading must hold each as a pung (a
-    seven-pairs reading holds none)."""
-    if not hidden:
-        return True
-    pungs = {s.tile for s in reading.sets if s.kind == "pung"}
-    return not reading.seven_pairs and all(k in pungs for k in hidden)
 
 
 def declared_doubling(rules: RuleSet, payer_declared: bool, winner_declared: bool) -> int:

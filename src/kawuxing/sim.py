@@ -42,8 +42,7 @@ def play_match(rules: RuleSet, bots: list[str], seed: int | str, number: int, ha
     rules = rules.with_options(hands_per_match=max(hands, 1))
     agents = [make_agent(spec, f"{match_seed}/{seat}") for seat, spec in enumerate(bots)]
     # the fast path: no view leaves the process, so windows open only on an option (R13.2)
-    match = Match(rules, match_seed, piao=None if rules.piao_choices else [0, 0, 0],
-                  windows=False)
+    match = Match(rules, match_seed, windows=False)  # 漂 per R11.1-R11.3 (0 without choices)
     out = []
     while True:
         hand = match.hand

@@ -77,11 +77,13 @@ def discard(seat: int, tile: int, after_kong: bool) -> dict:
     return {"type": DISCARD, "seat": seat, "tile": _name(tile), "after_kong": after_kong}
 
 
-def declare(seat: int, shown: Iterable[int], hidden: int, waits: Iterable[int]) -> dict:
+def declare(seat: int, shown: Iterable[int], hidden: int, waits: Iterable[int],
+            hidden_tiles: int) -> dict:
     """亮倒 (R8.1): ``shown`` the concealed tiles now visible (kinds, in order), ``hidden`` how
-    many triplets stay face down (R8.6), ``waits`` the kinds the hand waits on."""
+    many groups stay face down (R8.6 triplets, R8.11 sets and a pair), ``hidden_tiles`` how
+    many tiles they hold (never which), ``waits`` the kinds the hand waits on."""
     return {"type": DECLARE, "seat": seat, "tiles": _format(shown), "hidden": hidden,
-            "waits": _tiles(waits)}
+            "hidden_tiles": hidden_tiles, "waits": _tiles(waits)}
 
 
 def waits(seat: int, kinds: Iterable[int]) -> dict:
@@ -94,12 +96,16 @@ def pung(seat: int, tile: int, source: int) -> dict:
     return {"type": PUNG, "seat": seat, "tile": _name(tile), "from": source}
 
 
-def kong(seat: int, kind: str, tile: int, source: int | None = None) -> dict:
+def kong(seat: int, kind: str, tile: int, source: int | None = None,
+         auto: bool = False) -> dict:
     """A kong that counts (R6.1-R6.3): ``kind`` the meld kind; ``source`` the discarder of an
-    exposed kong (the event has ``from`` only then)."""
+    exposed kong (the event has ``from`` only then); ``auto``: made by the engine under R8.19
+    杀马 (the event has ``auto: true`` only then)."""
     event = {"type": KONG, "seat": seat, "kind": kind, "tile": _name(tile)}
     if source is not None:
         event["from"] = source
+    if auto:
+        event["auto"] = True
     return event
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import random
 
+from ..face_down import PUNG as GROUP_PUNG
+from ..face_down import Group, tile_count
 from ..melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ..rules import RuleSet
 from ..cha_jiao import cha_jiao_transfers
@@ -50,9 +52,11 @@ class Hand:
         """Start a hand from explicit tiles: ``hands`` = three lists of 13 kinds (seats 0-2),
         ``draws`` = the order tiles will be drawn, the dealer's 14th first (R3).
 
-        ``piao``: each seat's 漂 if already chosen (R11.1); with ``rules.piao_choices`` and no
-        ``piao`` the hand opens with a piao phase. ``windows`` (R13.2): every discard, and
-        every added kong when robbing is on, opens a claim window in which both other seats
+        ``piao``: each seat's 漂 if already chosen (R11.1; a match passes the first hand's under
+        R11.2 ``piao_mode = first_hand``); with ``rules.piao_choices`` and no ``piao`` the hand
+        opens with a piao phase; under ``piao_mode = fixed`` every seat's is ``piao_fixed``
+        (R11.2, R11.3: no phase, even with ``piao_choices`` empty). ``windows`` (R13.2): every
+        discard, and every added kong when robbing is on, opens a claim window in which both other seats
         answer (``pass`` is the only legal answer of a seat with no option), so that no view
         shows who could claim; ``False`` is the fast path for self-play, where a window opens
         only when some seat holds an option and no view leaves the process. Raises ``ValueError`` for bad tiles: not 13
@@ -79,11 +83,16 @@ class Hand:
                 raise ValueError(f"more than four {tile_str(tile)} in hands and draws (R1.1)")
         if not draws:
             raise ValueError("draws: the wall needs at least the dealer's first draw")
-        if piao is not None:
-            if len(piao) != 3 or any(type(p) is not int or p < 0 for p in piao):
-                raise ValueError("piao: three whole numbers >= 0 (R11.1)")
-            if rules.piao_choices and any(p not in rules.piao_choices for p in piao):
-                raise ValueError(f"piao: each must be one of {list(rules.piao_choices)} (R11.1)")
+        fixed = [rules.piao_fixed] * 3 if rules.piao_mode == "fixed" else None
+        if piao is None:
+            piao = fixed
+        elif len(piao) != 3 or any(type(p) is not int or p < 0 for p in piao):
+            raise ValueError("piao: three whole numbers >= 0 (R11.1)")
+        elif fixed is not None and list(piao) != fixed:
+            raise ValueError(f"piao: every seat's is {rules.piao_fixed} (piao_mode fixed, R11.2)")
+        elif fixed is None and rules.piao_choices and any(p not in rules.piao_choices
+                                                          for p in piao):
+            raise ValueError(f"piao: each must be one of {list(rules.piao_choices)} (R11.1)")
         if dice is None and rules.shang_lou == "dice_doubles":
             dice = roll_dice(hands, draws)
         if dice is not None and (len(dice) != 2 or any(type(d) is not int or not 1 <= d <= 6
@@ -234,6 +243,7 @@ class Hand:
         """
         self.check(action)
         seat = action.seat
+        self._count_pass(action)
         self._legal = {}
         start = len(self.events)
         self.actions.append(action)
@@ -269,6 +279,15 @@ class Hand:
             twin.pending = _fresh(self.pending)
         return twin
 
+    def _count_pass(self, action: Action) -> None:
+        """R8.18 ``pass_win_doubles``: a declared player who could self-draw now and does
+        anything else has passed a win (a passed claim is counted by :meth:`_answer`)."""
+        s = self.seats[action.seat]
+        if (self.rules.pass_win_doubles and s.declared and self.phase == TURN
+                and action.verb != WIN and Action(action.seat, WIN) in
+                self.legal_actions(action.seat)):
+            s.passed_wins += 1
+
     def _emit(self, event: dict) -> None:
         """Log one event (made by :mod:`kawuxing.engine.events`)."""
         self.events.append(event)
@@ -295,6 +314,8 @@ class Hand:
             s.kong_turn = False
         self.phase, self.current, self.pending = TURN, seat, None
         self._emit(ev.draw(seat, tile, replacement, self.wall_left))
+        if legal.auto_kong_drawn(self, seat) and legal.self_draw_value(self, seat) is None:
+            self._concealed_kong(seat, tile, auto=True)  # R8.19 杀马: nothing to decide
 
     def _discard(self, seat: int, tile: int, declare: bool, hidden: tuple[int, ...]) -> None:
         s = self.seats[seat]
@@ -306,13 +327,11 @@ class Hand:
         self._emit(ev.discard(seat, tile, after_kong))
         if declare:
             s.declared = True
-            s.hidden = tuple(hidden)
+            s.hidden = legal.face_down_groups(self, s, hidden)
             s.waits = legal.live_waits(s)
             self.declare_order.append(seat)
-            shown = list(s.concealed)
-            for k in s.hidden:
-                shown[k] -= 3
-            self._emit(ev.declare(seat, tiles_of(shown), len(s.hidden), s.waits))
+            self._emit(ev.declare(seat, tiles_of(legal.shown_counts(s)), len(s.hidden),
+                                  s.waits, tile_count(s.hidden)))
         last = self.wall_left == 0
         options, values = legal.claim_options(self, seat, tile, False, after_kong, last)
         self._open_window(seat, options)
@@ -330,10 +349,14 @@ class Hand:
                 options.setdefault(other, [])
 
     def _no_claim(self) -> None:
-        """Nobody took the tile on the table: next player draws, or 荒庄 (R4.4, R5.5)."""
+        """Nobody took the tile on the table: a declared player's shown triplet of it is konged
+        (R8.19), else the next player draws, or 荒庄 (R4.4, R5.5)."""
         pending = self.pending
+        konger = legal.auto_kong_seat(self)
         if pending.robbing:
             self._finish_added_kong(pending.seat, pending.tile)
+        elif konger is not None:
+            self._exposed_kong(konger, auto=True)
         elif self.wall_left == 0:
             self._exhaustive_draw()
         else:
@@ -344,7 +367,9 @@ class Hand:
         pending = self.pending
         pending.answers[seat] = verb
         if verb != WIN and seat in pending.values:  # R7.5: a win passed
-            self.seats[seat].missed.append(pending.values[seat].multiplier)
+            s = self.seats[seat]
+            s.missed.append(legal.compared_multiplier(self, s, pending.values[seat]))
+            s.passed_wins += self.rules.pass_win_doubles and s.declared  # R8.18
         win_seats = [s for s in pending.options if WIN in pending.options[s]]
         if any(s not in pending.answers for s in win_seats):
             return
@@ -383,8 +408,9 @@ class Hand:
         self._emit(ev.pung(seat, tile, self.pending.seat))
         self.phase, self.current, self.pending = TURN, seat, None
 
-    def _exposed_kong(self, seat: int) -> None:
-        """R6.3 直杠: the discarder pays ``direct_kong_pay``; R6.5 chain if after a kong."""
+    def _exposed_kong(self, seat: int, auto: bool = False) -> None:
+        """R6.3 直杠: the discarder pays ``direct_kong_pay``; R6.5 chain if after a kong.
+        ``auto``: made by the engine under R8.19 (the event says so)."""
         pending = self.pending
         tile = self._take_from_table()
         s = self.seats[seat]
@@ -392,19 +418,20 @@ class Hand:
         s.melds.append(Meld(MELD_EXPOSED_KONG, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if pending.after_kong else 1
-        self._emit(ev.kong(seat, MELD_EXPOSED_KONG, tile, pending.seat))
+        self._emit(ev.kong(seat, MELD_EXPOSED_KONG, tile, pending.seat, auto))
         self._kong_money(KONG_EXPOSED, seat, [pending.seat], self.rules.direct_kong_pay)
         s.kong_turn = True
         self._draw(seat, replacement=True)
 
-    def _concealed_kong(self, seat: int, tile: int) -> None:
-        """R6.1 暗杠: each other player pays 2 (× the chain, R6.5)."""
+    def _concealed_kong(self, seat: int, tile: int, auto: bool = False) -> None:
+        """R6.1 暗杠: each other player pays 2 (× the chain, R6.5). ``auto``: made by the
+        engine under R8.19 (the event says so)."""
         s = self.seats[seat]
         s.concealed[tile] -= 4
         s.melds.append(Meld(MELD_CONCEALED_KONG, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
-        self._emit(ev.kong(seat, MELD_CONCEALED_KONG, tile))
+        self._emit(ev.kong(seat, MELD_CONCEALED_KONG, tile, auto=auto))
         self._kong_money(KONG_CONCEALED, seat, [o for o in range(3) if o != seat])
         s.kong_turn = True
         self._draw(seat, replacement=True)
@@ -438,11 +465,11 @@ class Hand:
         self._draw(seat, replacement=True)
 
     def _melds_changed(self, s: SeatState, tile: int) -> None:
-        """After a kong of ``tile``: a face-down triplet of it is now the kong (R8.6), and a
-        declared hand's waits are those of the hand as it is now (R8.1): a ``waits`` event
-        tells everyone when they changed."""
-        if tile in s.hidden:
-            s.hidden = tuple(k for k in s.hidden if k != tile)
+        """After a kong of ``tile``: a face-down triplet of it is now the kong (R8.6, R8.11),
+        and a declared hand's waits are those of the hand as it is now (R8.1, R8.19): a
+        ``waits`` event tells everyone when they changed."""
+        if Group(GROUP_PUNG, tile) in s.hidden:
+            s.hidden = tuple(g for g in s.hidden if g != Group(GROUP_PUNG, tile))
         if s.declared:
             before, s.waits = s.waits, legal.live_waits(s)
             if s.waits != before:

@@ -92,7 +92,9 @@ class Match:
     ``first``, else ``dealer``, else ``random.Random(f"{seed}/dealer")``.
 
     ``piao`` pre-sets every seat's 漂 for all hands (otherwise each hand opens with a piao
-    phase when the rules have ``piao_choices``). ``hands`` continues a match whose hands so
+    phase when the rules have ``piao_choices``; under R11.2 ``piao_mode = first_hand`` only the
+    first hand does and every later hand keeps the 漂 picked there; under ``fixed`` every
+    seat's is ``piao_fixed``, :class:`Hand`). ``hands`` continues a match whose hands so
     far were rebuilt elsewhere (see :meth:`restore`) instead of dealing a first hand.
     ``windows``: every hand opens a claim window after every discard (R13.2, see
     :class:`Hand`); ``False`` for self-play. ``match_id`` names the match in its hands' ids
@@ -240,7 +242,10 @@ class Match:
         else:
             raise TypeError(f"Match: hand {n} has no wall: pass walls, a secret source or "
                             "a seed")
+        piao = self.piao
+        if piao is None and n and self.rules.piao_mode == "first_hand":
+            piao = [s.piao for s in self.hands[0].seats]  # R11.2: picked once, kept all match
         self.hands.append(Hand.deal(self.rules, dealer, self.hand_seed(n), wall=wall,
-                                    piao=self.piao, windows=self.windows,
+                                    piao=piao, windows=self.windows,
                                     base_factor=self.next_base_factor()))
         self.fair.append(seed)

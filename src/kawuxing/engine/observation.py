@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..face_down import tile_count, without
 from ..melds import MELD_CONCEALED_KONG
 from ..rules import RuleSet
 from .hand import Hand
@@ -27,8 +28,9 @@ class Observation:
     - ``discards[s]``: seat s's discards in order (kinds), taken ones included;
       ``claimed[s][i]`` tells whether ``discards[s][i]`` was taken by a pung, kong or win.
     - ``declared[s]``, ``waits[s]`` (kinds), ``revealed[s]``: counts shown by 亮倒 (face-down
-      triplets of R8.6, the tile just drawn, and a kong tile being added, which is on the
-      table, excluded) or None.
+      groups of R8.6/R8.11, the tile just drawn, and a kong tile being added, which is on the
+      table, excluded) or None; ``hidden_tiles[s]``: how many of a declared seat's concealed
+      tiles are face down (never which: not even whether they are pungs or chows, R13.1).
     - ``concealed_count[s]``: tiles in each concealed hand.
     - ``visible``: counts vector of every tile this seat can see anywhere (own hand, discards,
       visible melds, revealed hands): ``4 - visible[k]`` copies of k are unseen.
@@ -50,7 +52,7 @@ class Observation:
     declared: tuple[bool, ...]
     waits: tuple[tuple[int, ...], ...]
     revealed: tuple[tuple[int, ...] | None, ...]
-    hidden_triplets: tuple[int, ...]
+    hidden_tiles: tuple[int, ...]
     concealed_count: tuple[int, ...]
     visible: tuple[int, ...]
     table: tuple[int, int, bool] | None
@@ -58,12 +60,14 @@ class Observation:
     piao: tuple[int | None, ...]
 
 
-def observe(hand: Hand, seat: int) -> Observation:
+def observe(hand: Hand, seat: int | None) -> Observation:
     """The :class:`Observation` of ``seat`` now (R13). After the hand ends everything is shown
-    through ``revealed``."""
+    through ``revealed``. ``seat`` None: a spectator's (旁观), public information only — no
+    concealed hand of its own (``concealed`` all 0, ``drawn`` None), every seat as another
+    seat sees it."""
     ended = hand.phase == ENDED
-    me = hand.seats[seat]
-    visible = list(me.concealed)
+    own = [0] * len(hand.seats[0].concealed) if seat is None else hand.seats[seat].concealed
+    visible = list(own)
     melds, discards, revealed, waits = [], [], [], []
     for i, s in enumerate(hand.seats):
         seat_melds = []
@@ -82,8 +86,7 @@ def observe(hand: Hand, seat: int) -> Observation:
         if i != seat and (s.declared or ended):
             shown = list(s.concealed)
             if not ended:
-                for k in s.hidden:
-                    shown[k] -= min(3, shown[k])
+                shown = without(shown, s.hidden)
                 if s.drawn is not None and hand.current == i and shown[s.drawn]:
                     shown[s.drawn] -= 1
                 if hand.phase == ROB and hand.pending.seat == i and shown[hand.pending.tile]:
@@ -103,14 +106,13 @@ def observe(hand: Hand, seat: int) -> Observation:
     return Observation(
         rules=hand.rules, seat=seat, dealer=hand.dealer, phase=hand.phase,
         turn=hand.current if hand.phase not in (PIAO_PHASE, ENDED) else None,
-        wall_left=hand.wall_left, concealed=tuple(me.concealed),
-        drawn=me.drawn if hand.current == seat and hand.phase != ENDED else None,
+        wall_left=hand.wall_left, concealed=tuple(own),
+        drawn=hand.seats[seat].drawn if hand.current == seat and hand.phase != ENDED else None,
         melds=tuple(melds), discards=tuple(discards),
         claimed=tuple(tuple(s.claimed) for s in hand.seats),
         declared=tuple(s.declared for s in hand.seats), waits=tuple(waits),
         revealed=tuple(revealed),
-        hidden_triplets=tuple(0 if ended else sum(1 for k in s.hidden if s.concealed[k] >= 3)
-                              for s in hand.seats),
+        hidden_tiles=tuple(0 if ended else tile_count(s.hidden) for s in hand.seats),
         concealed_count=tuple(sum(s.concealed) for s in hand.seats),
         visible=tuple(visible), table=table, deltas=tuple(hand.deltas),
         piao=tuple(s.piao if (i == seat or piao_known) else None
@@ -137,6 +139,6 @@ def position_observation(rules: RuleSet, concealed: list[int],
         concealed=tuple(concealed), drawn=None,
         melds=tuple(tuple(melds) if s == seat else () for s in range(3)),
         discards=none, claimed=none, declared=(False, False, False), waits=none,
-        revealed=(None, None, None), hidden_triplets=(0, 0, 0),
+        revealed=(None, None, None), hidden_tiles=(0, 0, 0),
         concealed_count=tuple(sum(concealed) if s == seat else 13 for s in range(3)),
         visible=tuple(visible), table=None, deltas=(0, 0, 0), piao=(0, 0, 0))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..face_down import Group
 from ..melds import Meld
 from ..scoring import HandValue
 from ..tiles import tiles_of
@@ -21,7 +22,9 @@ class SeatState:
 
     ``concealed`` is a counts vector (30 ints). ``drawn`` is the tile just drawn this turn
     (None in the turn of a pung). ``missed`` holds the capped multipliers of wins passed since
-    the player's own last draw (R7.5). ``waits``/``hidden`` are set by 亮倒 (R8.1, R8.6).
+    the player's own last draw (R7.5). ``waits``/``hidden`` are set by 亮倒 (R8.1): ``hidden``
+    the face-down groups (:class:`~kawuxing.face_down.Group`; R8.6 triplets, R8.11 groups).
+    ``passed_wins`` counts the wins a declared player passed this hand (R8.18).
     """
 
     concealed: list[int]
@@ -30,12 +33,13 @@ class SeatState:
     claimed: list[bool] = field(default_factory=list)  # discards[i] was taken by a pung/kong/win
     declared: bool = False
     waits: tuple[int, ...] = ()
-    hidden: tuple[int, ...] = ()
+    hidden: tuple[Group, ...] = ()
     drawn: int | None = None
     replacement: bool = False  # ``drawn`` came as a kong replacement (杠上开花)
     kong_turn: bool = False  # a kong was made in this turn (杠上炮 on the next discard)
     missed: list[int] = field(default_factory=list)
     piao: int | None = None
+    passed_wins: int = 0
 
     def held(self) -> list[int]:
         """Counts of everything the player holds: concealed tiles and melds (R8.1)."""

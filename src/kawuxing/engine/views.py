@@ -7,6 +7,7 @@ on a discard, or the order of the wall. A view also carries what a client would 
 compute with the rules (unseen counts, the waits of each 亮倒 discard, the ready waits), so
 that clients draw views and derive nothing.
 
+:func:`spectator_view` is what a spectator (旁观) sees: public information only.
 :func:`table_view` and :func:`table_events` show the whole table (every hand face up): for
 replays of an ended hand and the ``kawuxing replay`` command, never for a player in play.
 :func:`running_totals` is the match standing sent with each view.
@@ -31,20 +32,47 @@ def seat_view(hand: Hand, seat: int) -> dict:
     Keys: ``seat``, ``dealer``, ``phase``, ``turn`` (seat in turn), ``wall`` (tiles left),
     ``hand`` (own concealed tiles, MPSZ), ``drawn``, ``seats`` (public part of each seat:
     melds, discards, ``claimed``, ``concealed_count``, ``declared``, ``piao``, and for a
-    declared seat ``revealed``/``hidden_triplets``/``waits``), ``table`` (the discard or kong
-    others may take), ``legal`` (own actions as JSON lists), ``deltas`` (score changes so
-    far), ``result`` once the hand is over; and what a client would otherwise compute:
+    declared seat ``revealed``/``hidden_tiles`` (how many face-down tiles, R8.6/R8.11)/
+    ``waits``), ``table`` (the discard or kong others may take), ``legal`` (own actions as
+    JSON lists), ``deltas`` (score changes so far), ``result`` once the hand is over; and what
+    a client would otherwise compute:
 
     - ``unseen``: MPSZ code -> copies of that kind this seat cannot see (4 − ``visible``,
       R13.1), for the 21 kinds in play;
     - ``declare_waits``: for each tile the seat may discard with 亮倒 now, the waits it leaves
-      (R8.1, :func:`legal.declare_waits`; R8.6 variants keep the same waits), else ``{}``;
+      (R8.1, :func:`legal.declare_waits`; R8.6 variants keep the same waits, under R8.12
+      ``still_ready`` a variant may keep fewer), else ``{}``;
     - ``ready_waits``: the waits of the seat's own concealed hand while it holds 3n+1 tiles
       and has not declared (R8.1), else ``[]``.
     """
     obs = observe(hand, seat)
     ended = obs.phase == ENDED
     legal_now = hand.legal_actions(seat)
+    view = _public(hand, obs)
+    view.update(hand=format_counts(obs.concealed),
+                drawn=None if obs.drawn is None else tile_str(obs.drawn),
+                legal=[a.to_json() for a in legal_now],
+                declare_waits=_declare_waits(hand, seat, legal_now),
+                ready_waits=_ready_waits(hand, seat, ended))
+    return view
+
+
+def spectator_view(hand: Hand) -> dict:
+    """The table as a spectator (旁观) sees it now: public information only (R13) — what every
+    seat may see, :func:`observe` with seat None. The keys of :func:`table_view` (``seat``
+    None, no ``hand``/``drawn``/``legal``/``declare_waits``/``ready_waits`` at the top), but
+    each entry of ``seats`` is the seat as the other seats see it: ``revealed`` only after
+    亮倒 (R8.1, less face-down triplets and the tile just drawn) or once the hand is over, no
+    ``drawn``, no ``legal``; ``unseen``: copies of each kind no seat shows (R13.1)."""
+    return _public(hand, observe(hand, None))
+
+
+def _public(hand: Hand, obs) -> dict:
+    """The part of a view built from ``obs`` alone (``obs.seat`` may be None, a spectator):
+    ``seat``, ``dealer``, ``phase``, ``turn``, ``wall``, ``seats``, ``table``, ``deltas``,
+    ``unseen`` and ``result`` once the hand is over."""
+    seat = obs.seat
+    ended = obs.phase == ENDED
     seats = []
     for i in range(3):
         entry = {"seat": i,
@@ -54,7 +82,7 @@ def seat_view(hand: Hand, seat: int) -> dict:
                  "claimed": list(obs.claimed[i]), "concealed_count": obs.concealed_count[i],
                  "declared": obs.declared[i], "piao": obs.piao[i]}
         if obs.declared[i]:
-            entry["hidden_triplets"] = obs.hidden_triplets[i]
+            entry["hidden_tiles"] = obs.hidden_tiles[i]
             entry["waits"] = [tile_str(w) for w in obs.waits[i]]
         shown = obs.concealed if i == seat and ended else obs.revealed[i]
         if shown is not None:
@@ -64,15 +92,9 @@ def seat_view(hand: Hand, seat: int) -> dict:
     if obs.table is not None:
         table = {"seat": obs.table[0], "tile": tile_str(obs.table[1]), "robbing": obs.table[2]}
     view = {"seat": seat, "dealer": obs.dealer, "phase": obs.phase, "turn": obs.turn,
-            "wall": obs.wall_left, "hand": format_counts(obs.concealed),
-            "drawn": None if obs.drawn is None else tile_str(obs.drawn),
-            "seats": seats, "table": table,
-            "legal": [a.to_json() for a in legal_now],
-            "deltas": list(obs.deltas),
+            "wall": obs.wall_left, "seats": seats, "table": table, "deltas": list(obs.deltas),
             "unseen": {code: COPIES - obs.visible[k]
-                       for k, code in _codes_in_play(hand.rules.suits)},
-            "declare_waits": _declare_waits(hand, seat, legal_now),
-            "ready_waits": _ready_waits(hand, seat, ended)}
+                       for k, code in _codes_in_play(hand.rules.suits)}}
     if ended:
         view["result"] = hand_result(hand)
     return view
@@ -108,7 +130,7 @@ def table_view(hand: Hand) -> dict:
     None and no ``hand``/``drawn``/``legal`` at the top; each entry of ``seats`` is that
     seat's own entry (its concealed kongs with their tiles) plus ``revealed`` (its whole
     concealed hand, MPSZ, face-down triplets and the tile just drawn included, so
-    ``hidden_triplets`` is 0), ``drawn`` (its tile just drawn, or None) and ``legal`` (its
+    ``hidden_tiles`` is 0), ``drawn`` (its tile just drawn, or None) and ``legal`` (its
     legal actions). ``unseen``: copies of each kind in play that no seat holds or shows (that
     is, the undrawn wall); ``declare_waits`` and
     ``ready_waits``: seat (str) -> that seat's, as in its seat view.
@@ -117,8 +139,8 @@ def table_view(hand: Hand) -> dict:
     seats = []
     for s, v in enumerate(views):
         entry = dict(v["seats"][s], revealed=v["hand"], drawn=v["drawn"], legal=v["legal"])
-        if "hidden_triplets" in entry:
-            entry["hidden_triplets"] = 0
+        if "hidden_tiles" in entry:
+            entry["hidden_tiles"] = 0
         seats.append(entry)
     shown = [0] * NUM_KINDS
     for s in hand.seats:
@@ -186,11 +208,14 @@ def pattern_json(score) -> dict:
             "multiplier": score.multiplier, "rule": score.pattern.rule, "note": score.note}
 
 
-def event_for_seat(event: dict, seat: int, hand: Hand) -> dict:
+def event_for_seat(event: dict, seat: int | None, hand: Hand) -> dict:
     """``event`` as ``seat`` may see it: others' draws and deal without tiles, another's
-    concealed kong without its tile (unless ``concealed_kong_visible``)."""
+    concealed kong without its tile (unless ``concealed_kong_visible``). ``seat`` None: as a
+    spectator sees it (R13: no draw's tile, a deal without any hand)."""
     kind = event["type"]
     if kind == ev.DEAL:
+        if seat is None:
+            return {"type": ev.DEAL, "dealer": event["dealer"], "wall": event["wall"]}
         return {"type": ev.DEAL, "dealer": event["dealer"], "hand": event["hands"][seat],
                 "wall": event["wall"]}
     if kind == ev.DRAW and event["seat"] != seat:
@@ -201,8 +226,9 @@ def event_for_seat(event: dict, seat: int, hand: Hand) -> dict:
     return event
 
 
-def events_for_seat(hand: Hand, seat: int, since: int = 0) -> list[dict]:
-    """Every event from index ``since`` on, filtered for ``seat``, each with its ``n``."""
+def events_for_seat(hand: Hand, seat: int | None, since: int = 0) -> list[dict]:
+    """Every event from index ``since`` on, filtered for ``seat`` (None: a spectator, R13),
+    each with its ``n``."""
     return [{"n": n, **event_for_seat(e, seat, hand)}
             for n, e in enumerate(hand.events[since:], start=since)]
 

@@ -66,11 +66,11 @@ def declared_multiplier(t: Table, o: int, kind: int, me_declared: bool,
                         robbing: bool) -> int:
     """The capped multiplier of declared opponent ``o`` winning on my ``kind`` (0 if that win
     is not allowed), from their shown hand (R8.1); :data:`DECLARED_GUESS` when part of it is
-    face down (R8.6) or a concealed kong hides its tile (R6.1)."""
+    face down (R8.6, R8.11: unknown tiles) or a concealed kong hides its tile (R6.1)."""
     obs = t.obs
     shown = obs.revealed[o]
     melds = obs.melds[o]
-    if shown is None or obs.hidden_triplets[o] or any(tile is None for _, tile in melds):
+    if shown is None or obs.hidden_tiles[o] or any(tile is None for _, tile in melds):
         return DECLARED_GUESS
     return _declared_value(bytes(shown), tuple(melds), kind, me_declared, robbing, t.rules)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...engine.observation import Observation
 from ...tiles import DRAGON_BASE, kinds_for_suits
-from ...transfers import draw_compensation
+from ...transfers import CHA_JIAO_MODES, draw_compensation
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,10 @@ class Table:
 
     def compensation(self, me_declared: bool) -> float:
         """My share of the 荒庄 compensation (R10.2) if the wall runs out now, with or without
-        my declaration (the others' as observed; order of declaring: theirs first)."""
+        my declaration (the others' as observed; order of declaring: theirs first). 0 under
+        查叫 (R10.3 ``cha_jiao``/``cha_jiao_flat``): it depends on hands the bot cannot see."""
+        if self.rules.draw_compensation in CHA_JIAO_MODES:
+            return 0.0
         declarers = [o for o in self.opponents if self.declared[o]]
         if me_declared:
             declarers.append(self.me)
