@@ -266,6 +266,13 @@ function hiddenCount(s) {
   return (s.hidden_triplets || 0) * 3;
 }
 
+/** A seat's state as classes: in turn, declared (亮倒), won (the hand's result names it). */
+function seatState(box, view, seat) {
+  if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
+  if (view.seats[seat].declared) box.classList.add('is-declared');
+  if (view.result && (view.result.winners || []).includes(seat)) box.classList.add('won');
+}
+
 function opponentEl(model, seat) {
   const { view } = model;
   const s = view.seats[seat];
@@ -274,8 +281,7 @@ function opponentEl(model, seat) {
   box.dataset.seat = seat;
   box.dataset.key = `seat-${seat}`;
   box.setAttribute('aria-label', seatWho(model, seat));
-  if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
-  if (s.declared) box.classList.add('is-declared');
+  seatState(box, view, seat);
   box.appendChild(seatHead(model, seat));
   const row = el('div', 'hand-row');
   const melds = el('span', 'melds');
@@ -568,8 +574,7 @@ function meEl(model, handlers) {
   box.dataset.seat = seat;
   box.dataset.key = 'me';
   box.setAttribute('aria-label', model.readOnly ? seatWho(model, seat) : t('your_seat'));
-  if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
-  if (s.declared) box.classList.add('is-declared');
+  seatState(box, view, seat);
   box.appendChild(seatHead(model, seat));
   const g = actionGroups(view);
   box.appendChild(actionsEl(model, handlers));
