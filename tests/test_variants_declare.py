@@ -397,3 +397,29 @@ def test_observation_of_a_bot_never_names_the_face_down_tiles():
         assert obs.hidden_tiles[0] == 3
         assert obs.revealed[0][parse_tile("6p")] == 0
         assert obs.visible[parse_tile("6p")] == 0
+
+
+# Seat 0 declares 111p 23p 456s 789s 55z with 7z: waits 1p 4p 5z; the fourth 1p wins too.
+KONG_OR_WIN = ["111p 23p 456s 789s 55z", "2p 3p 9p 9p 2s 3s 4s 6s 8s 9s 6z 7z 7z",
+               "2p 8p 8p 3s 4s 6s 1s 1s 2s 5p 6p 6z 6z"]
+
+
+@pytest.mark.parametrize("choice", [WIN, CONCEALED_KONG])
+def test_r8_19_a_drawn_fourth_that_wins_is_won_or_konged(choice):
+    """R8.19: seat 0 draws the fourth 1p, which completes 111p 123p 456s 789s 55z: it may win,
+    else the tile is konged (暗杠); discarding it is refused (R8.19). Konged: 2 from each
+    (R6.1), and 1p is no longer a wait (all four held, R8.1): 4p only."""
+    hand = new_hand(KONG_OR_WIN, "7z 9s 3s 1p 5s 5s", declared_auto_kong=True)
+    act(hand, 0, DISCARD, "7z", declare=True)
+    assert hand.seats[0].waits == T("1p", "4p", "5z")
+    act(hand, 1, DISCARD, "9s")
+    act(hand, 2, DISCARD, "3s")
+    pass_all(hand)
+    assert hand.legal_actions(0) == [Action(0, WIN), Action(0, CONCEALED_KONG, T("1p")[0])]
+    refuse(hand, 0, DISCARD, "1p", rule="R8.19")
+    act(hand, 0, choice, "1p" if choice == CONCEALED_KONG else None)
+    if choice == WIN:
+        assert hand.result == "win" and hand.winners == [0]
+        return
+    assert hand.deltas == [4, -2, -2] and hand.seats[0].waits == T("4p")
+    assert hand.seats[0].drawn == T("5s")[0]
