@@ -444,7 +444,7 @@ def why_illegal(hand: Hand, action: Action) -> tuple[str, str]:
         if verb == WIN:
             return _why_no_win(hand, action.seat), "R7"
         if verb in (PUNG, KONG):
-            return _why_no_claim(hand, s, verb), "R4.2"
+            return _why_no_claim(hand, s, verb)
         return "nothing to pass", "R4.3"
     if action.seat != hand.current:
         return "not this seat's turn", "R4.1"
@@ -478,22 +478,24 @@ def _why_no_win(hand: Hand, seat: int) -> str:
     return "not a winning hand, or ×1 which may win only by self-draw (R7.1, R7.3)"
 
 
-def _why_no_claim(hand: Hand, s: SeatState, verb: str) -> str:
+def _why_no_claim(hand: Hand, s: SeatState, verb: str) -> tuple[str, str]:
     pending = hand.pending
     if pending.robbing:
-        return "a kong being added can only be robbed (R7.4)"
+        return "a kong being added can only be robbed", "R7.4"
     if pending.last:
-        return "the last discard may only be won on (R5.3)"
+        return "the last discard may only be won on", "R5.3"
     if s.declared and verb == PUNG:
-        return "no pungs after 亮倒 (R8.2)"
+        return "no pungs after 亮倒", "R8.2"
+    if s.declared and hand.rules.declared_auto_kong and shown_counts(s)[pending.tile] >= 3:
+        return ("杀马: a shown triplet's fourth is konged by the rule itself once nobody wins "
+                "on it (option declared_auto_kong)"), "R8.19"
     if s.declared and hand.rules.declared_kong == "hidden_triplets_only":
         return ("after 亮倒 only a face-down triplet may be konged (option declared_kong "
-                "hidden_triplets_only, R8.16)")
+                "hidden_triplets_only)"), "R8.16"
     if s.declared:
-        return ("after 亮倒 a kong must keep the same waits and no face-down group (R8.3, "
-                "R8.11)")
+        return "after 亮倒 a kong must keep the same waits and no face-down group", "R8.3"
     need = 2 if verb == PUNG else 3
-    return f"{verb} needs {need} of the tile in hand (R4.2, R6.3)"
+    return f"{verb} needs {need} of the tile in hand", "R4.2"
 
 
 def _why_no_kong(hand: Hand, s: SeatState, action: Action) -> tuple[str, str]:
