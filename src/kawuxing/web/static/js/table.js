@@ -165,7 +165,7 @@ function splitDrawn(text, drawnCode) {
 /** Who a seat is, for labels: '我' for the seat at the bottom of a game, else '上家 老张'. */
 export function seatWho(model, seat) {
   if (seat === model.seat && !model.readOnly) return t('pos_me');
-  return `${positionLabel(seat, model.seat)} ${playerName(model.players, seat)}`;
+  return t('seat_who', { pos: positionLabel(seat, model.seat), name: playerName(model.players, seat) });
 }
 
 function seatHead(model, seat) {

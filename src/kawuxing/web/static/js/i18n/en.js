@@ -542,6 +542,7 @@ export const en = {
   call_self_draw: 'Self-draw!',
   call_adding_kong: 'Adding a kong…',
   // the table's labels, live announcements and sound (table.js, announce.js, audio.js)
+  seat_who: '{name} ({pos})',
   discards_of: '{who}\'s discards',
   melds_of: '{who}\'s melds',
   hand_of_who: '{who}\'s hand, face up',

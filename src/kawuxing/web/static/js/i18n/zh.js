@@ -546,6 +546,7 @@ export const zh = {
   call_self_draw: '自摸！',
   call_adding_kong: '补杠…',
   // the table's labels, live announcements and sound (table.js, announce.js, audio.js)
+  seat_who: '{pos} {name}',
   discards_of: '{who}的出牌',
   melds_of: '{who}的副露',
   hand_of_who: '{who}亮出的手牌',
