@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from kawuxing.agents.declare import kept_waits
 from kawuxing.engine import (ADDED_KONG, CLAIM, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO,
                              PIAO_PHASE, WIN, Action, Match)
 from kawuxing.engine.observation import observe
@@ -423,3 +424,16 @@ def test_r8_19_a_drawn_fourth_that_wins_is_won_or_konged(choice):
         return
     assert hand.deltas == [4, -2, -2] and hand.seats[0].waits == T("4p")
     assert hand.seats[0].drawn == T("5s")[0]
+
+
+def test_r8_12_bots_see_the_waits_each_face_down_choice_keeps():
+    """R8.12 still_ready: the bots' kept_waits of seat 0's 亮倒 with 6z: plain and hiding 666p
+    2p 4p 5p; hiding 333p 4p 5p; both 4p (the waits the engine then sets)."""
+    hand = new_hand(READY, "6z 5p", declare_hide_triplets=True, hide_triplet_test="still_ready")
+    obs = observe(hand, 0)
+    kept = {a.hidden: tuple(kept_waits(obs, a)) for a in hand.legal_actions(0)
+            if a.declare and a.tile == T("6z")[0]}
+    assert kept == {(): T("2p", "4p", "5p"), T("6p"): T("2p", "4p", "5p"),
+                    T("3p"): T("4p", "5p"), T("3p", "6p"): T("4p")}
+    act(hand, 0, DISCARD, "6z", declare=True, hidden=("3p", "6p"))
+    assert hand.seats[0].waits == T("4p")

@@ -18,7 +18,10 @@ Figures are in base units; the constants are rough rates, tuned by simulation.
 
 from __future__ import annotations
 
+from ..engine.actions import Action
 from ..engine.observation import Observation
+from ..face_down import fixed_waits, pungs
+from ..melds import MELD_PUNG
 from ..tiles import kinds_for_suits
 from .hints import WaitValue, unseen
 
@@ -27,6 +30,18 @@ FEED_AWARE = 0.15  # the same once the waits are shown (they avoid them, but not
 HIDDEN_WIN_RATE = 0.05  # per round: a concealed opponent wins
 DECLARED_MULTIPLIER = 2  # a declared opponent's multiplier on a discard (亮倒 ×2 at least)
 HOLD_BACK_LOSS = 1.0  # concealed: drawing a declared opponent's wait costs this (held, not played)
+
+
+def kept_waits(obs: Observation, action: Action) -> list[int]:
+    """The waits (kinds) the 亮倒 ``action`` of ``obs``'s seat leaves, its face-down triplets
+    (``action.hidden``, R8.6) fixed as pungs: under R8.12 ``still_ready`` hiding a triplet may
+    cut the waits (3334p hiding 333p waits 4p only), under ``same_waits`` never."""
+    counts = list(obs.concealed)
+    counts[action.tile] -= 1
+    held = list(counts)
+    for kind, tile in obs.melds[obs.seat]:
+        held[tile] += 3 if kind == MELD_PUNG else 4
+    return fixed_waits(counts, pungs(action.hidden), held)
 
 
 def compensation(obs: Observation, declared: bool) -> int:

@@ -32,9 +32,9 @@ from ..engine.observation import Observation
 from ..melds import MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ..shapes import shanten
 from ..tiles import DRAGONS, NUM_KINDS
-from .declare import declare_gain
+from .declare import declare_gain, kept_waits
 from .defence import danger
-from .hints import DiscardHint, hand_score, rank_discards, wait_values
+from .hints import DiscardHint, hand_score, rank_discards, unseen, wait_values
 
 LATE_WALL = 30  # tiles left from which level 3 starts to fold when far from ready
 FULL_FOLD_WALL = 6  # tiles left from which the fold is at full strength
@@ -132,7 +132,11 @@ class HeuristicAgent:
         if self.level >= 2 and best.shanten == 0 and best.waits:
             declares = [a for a in by_verb.get(DISCARD, []) if a.declare and a.tile == best.tile]
             if declares and self._declares(obs, counts, melds, best):
-                return max(declares, key=lambda a: len(a.hidden))
+                # the most live waits (R8.12 still_ready: a face-down triplet may cut them),
+                # then the most tiles face down
+                return max(declares, key=lambda a: (sum(unseen(obs.visible, w)
+                                                        for w in kept_waits(obs, a)),
+                                                    len(a.hidden)))
         return next(a for a in by_verb[DISCARD] if a.tile == best.tile and not a.declare)
 
     def _takes_kong(self, before: DiscardHint, after: DiscardHint) -> bool:

@@ -56,8 +56,8 @@ class Hand:
         R11.2 ``piao_mode = first_hand``); with ``rules.piao_choices`` and no ``piao`` the hand
         opens with a piao phase; under ``piao_mode = fixed`` every seat's is ``piao_fixed``
         (R11.2, R11.3: no phase, even with ``piao_choices`` empty). ``windows`` (R13.2): every
-        discard, and every added kong when robbing is on, opens a claim window in which both other seats
-        answer (``pass`` is the only legal answer of a seat with no option), so that no view
+        discard, and every added kong when robbing is on, opens a claim window in which both
+        other seats answer (``pass`` is the only legal answer of a seat with no option), so that no view
         shows who could claim; ``False`` is the fast path for self-play, where a window opens
         only when some seat holds an option and no view leaves the process. Raises ``ValueError`` for bad tiles: not 13
         a hand, a fifth copy, a kind not in play, a bad dealer or piao.

@@ -19,6 +19,7 @@ from ...scoring import DISCARD as BY_DISCARD
 from ...scoring import ROBBING_KONG, SELF_DRAW, ScoringError, WinningHand, score_hand
 from ...shapes import shanten
 from ...tiles import tile_str, tiles_of
+from ..declare import kept_waits
 from .danger import Danger, discard_danger
 from .table import DEFAULT_PARAMS, Params, Table
 from .value import MeldKey, Valuer, ready_race
@@ -190,6 +191,9 @@ class _Brain:
         draws = t.draws_left((self.me + 1) % 3)
         if a.declare:
             entries = self.valuer.entries(counts)
+            if a.hidden:  # R8.12 still_ready: the face-down triplets may cut the waits
+                kept = kept_waits(self.obs, a)
+                entries = tuple(e for e in entries if e.tile in kept)
             value = ready_race(t, entries, True).value(draws)
         else:
             value = self.valuer.hand(counts, draws)
