@@ -57,7 +57,7 @@ test('wins and kongs; nothing to decide adds nothing', () => {
   assert.equal(announcement([{ n: 4, type: 'draw', seat: 2 }], model), '');
 });
 
-test('my hand keys: each copy of a kind its own key, the tile drawn by the wall count', () => {
-  assert.deepEqual(handKeys(['1p', '1p', '5s'], '5s', 30), ['1p.1', '1p.2', '5s.1', 'drawn-5s-30']);
-  assert.deepEqual(handKeys(['1p', '5s'], null, 29), ['1p.1', '5s.1']);
+test('my hand keys: the hand, each copy of a kind its own key, the tile drawn by the wall count', () => {
+  assert.deepEqual(handKeys(['1p', '1p', '5s'], '5s', 30, 2), ['2:1p.1', '2:1p.2', '2:5s.1', '2:drawn-5s-30']);
+  assert.deepEqual(handKeys(['1p', '5s'], null, 29), [':1p.1', ':5s.1']);
 });

@@ -616,7 +616,7 @@ export class Game {
       return;
     }
     const model = {
-      view: this.view, seat: this.seat, players: this.s.players, totals: this.s.totals,
+      view: this.view, seat: this.seat, handNo: this.hand, players: this.s.players, totals: this.s.totals,
       rules: this.s.rules, selected: this.ui.selected, declareMode: this.ui.declareMode,
       busy: this.ui.busy, callouts: this.ui.callouts, lastDiscard: this.s.lastDiscard(),
       hintable: hintable(this.view) && !this.s.auto, hintState: this.hintState(), hint: this.s.hint,

@@ -556,13 +556,13 @@ function declarePanel(model, handlers) {
   return panel;
 }
 
-/** Keys of my hand's tiles: a sorted tile by its kind and copy ('5p.1'), the tile just drawn by
- * the wall count it was drawn at, so that a new draw enters anew and a kept tile keeps its
- * element (and the focus) when others move. */
-export function handKeys(codes, drawn, wall) {
+/** Keys of my hand's tiles: a sorted tile by the hand's number, its kind and copy ('0:5p.1'),
+ * the tile just drawn by the wall count it was drawn at, so that a new deal and a new draw
+ * enter anew and a kept tile keeps its element (and the focus) when others move. */
+export function handKeys(codes, drawn, wall, handNo = '') {
   const seen = {};
-  const keys = codes.map((c) => { seen[c] = (seen[c] || 0) + 1; return `${c}.${seen[c]}`; });
-  if (drawn) keys.push(`drawn-${drawn}-${wall}`);
+  const keys = codes.map((c) => { seen[c] = (seen[c] || 0) + 1; return `${handNo}:${c}.${seen[c]}`; });
+  if (drawn) keys.push(`${handNo}:drawn-${drawn}-${wall}`);
   return keys;
 }
 
@@ -597,7 +597,7 @@ function meEl(model, handlers) {
   const { codes, drawn } = handLayout(view);
   const declareTiles = model.declareMode ? new Set(declareChoices(view).map((c) => c.tile)) : null;
   const all = drawn ? [...codes, drawn] : codes;
-  const keys = handKeys(codes, drawn, view.wall);
+  const keys = handKeys(codes, drawn, view.wall, model.handNo ?? '');
   const myTurn = !model.readOnly && (g.discards.size > 0 || declareTiles);
   all.forEach((code, i) => {
     const isDrawn = drawn !== null && i === all.length - 1;
@@ -631,7 +631,8 @@ function meEl(model, handlers) {
 
 /**
  * Draw the table into ``root``, patching the board already there (dom.js patch). model: {view,
- * seat, players, totals (the match standing sent with the view, or null: the hand's deltas),
+ * seat, handNo (the hand's number in the match, if known), players, totals (the match standing
+ * sent with the view, or null: the hand's deltas),
  * rules, readOnly, revealAll, selected, declareMode, busy, lastDiscard, callouts ({seat: {id,
  * text}}), hintable (show the 提示 button), hintState (null, 'pending', 'open'), hint (the
  * `hint` answer of this view, or null)}. handlers: {act(action), tile(index, code, event),
