@@ -5,7 +5,8 @@ Observation), so whatever a preset's options forbid (R6.7, R8.13-R8.17) they can
 every step of a whole hand: all 84 tiles are accounted for, the scores are zero-sum, every
 chosen action is one of the seat's legal actions and is accepted, an illegal one is refused
 with the state untouched, and no seat's view, observation or events names another seat's
-concealed or face-down tile (the checks of test_views, R13.1).
+concealed or face-down tile (the checks of test_views, R13.1), and each seat's Observation
+counts as visible exactly the copies not hidden from it (test_agents' count, R13.1).
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from kawuxing.agents import make_agent
 from kawuxing.engine import Action, Hand, IllegalAction
 from kawuxing.engine.observation import observe
 from kawuxing.rules import ALL_PRESETS, RuleSet
+from kawuxing.tiles import COPIES, kinds_for_suits
 
 from helpers import make_wall
+from test_agents import _hidden_from
 from test_views import check_events, check_view, secrets_of
 
 BOTS = ("random", "heuristic:2", "heuristic", "expert")
@@ -41,9 +44,13 @@ def test_bots_play_every_preset_by_the_rules_and_see_nothing_hidden(preset, bots
     rng = random.Random(wall_seed)
     since = [0, 0, 0]
     steps = 0
+    in_play = kinds_for_suits(rules.suits)
     while True:
         assert hand.tiles_accounted() == 84 and sum(hand.deltas) == 0
         for seat in range(3):
+            if not hand.ended:  # what a bot reads: visible + hidden from it = 4 of each kind
+                obs, hidden = observe(hand, seat), _hidden_from(hand, seat)
+                assert {obs.visible[k] + hidden[k] for k in in_play} == {COPIES}
             secrets = secrets_of(hand, seat)
             check_view(hand, seat, rng, secrets)
             check_events(hand, seat, since[seat], secrets)
