@@ -290,6 +290,8 @@ def test_focus_stays_across_frames_and_the_table_is_spoken(server, browser):
         page.keyboard.press("Enter")
         page.wait_for_function(f"() => window.__kwx.game.view.seats[0].discards.length === {before + 1}")
         play_to(page, before + 1)
+        # the focused tile went to the river: the focus stayed in my hand, not on the page
+        assert page.evaluate("() => Boolean(document.activeElement.closest('.hand .tile'))")
         lines = said.locator("p").all_inner_texts()
         assert any(" discarded " in ln for ln in lines) and lines[-1].endswith("Your turn to discard"), lines
     finally:

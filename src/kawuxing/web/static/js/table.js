@@ -661,12 +661,14 @@ export function renderTable(root, model, handlers) {
   }
   // the focused tile of my hand, if it goes (discarded): its kind's next copy, else its place
   const focused = document.activeElement;
-  const wasTile = focused && old.contains(focused) && focused.closest('.hand') ? focused : null;
+  const was = focused && old.contains(focused) ? focused : null;
+  const inHand = Boolean(was && was.closest('.hand'));
   patch(old, board);
   if (wasTile && !wasTile.isConnected) {
     const hand = old.querySelector('.hand');
-    const next = hand && (hand.querySelector(`.tile[data-code="${wasTile.dataset.code}"]`)
-      || hand.querySelector(`.tile[data-idx="${Math.min(Number(wasTile.dataset.idx), hand.children.length - 1)}"]`));
+    const next = (inHand && hand && (hand.querySelector(`.tile[data-code="${was.dataset.code}"]`)
+      || hand.querySelector(`.tile[data-idx="${Math.min(Number(was.dataset.idx), hand.children.length - 1)}"]`)))
+      || old.querySelector('.actions button:not([disabled])') || old.querySelector('.hand .tile.can, .hand .tile');
     if (next) next.focus({ preventScroll: true });
   }
   return old;
