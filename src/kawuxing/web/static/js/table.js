@@ -659,12 +659,14 @@ export function renderTable(root, model, handlers) {
     root.prepend(board);
     return board;
   }
-  // the focused tile of my hand, if it goes (discarded): its kind's next copy, else its place
+  // focus on what goes (a tile discarded, an action taken) moves on, not to the page: a tile
+  // to its kind's next copy, else its place in the hand; an action to the next action, else
+  // a tile I may discard
   const focused = document.activeElement;
   const was = focused && old.contains(focused) ? focused : null;
   const inHand = Boolean(was && was.closest('.hand'));
   patch(old, board);
-  if (wasTile && !wasTile.isConnected) {
+  if (was && !was.isConnected) {
     const hand = old.querySelector('.hand');
     const next = (inHand && hand && (hand.querySelector(`.tile[data-code="${was.dataset.code}"]`)
       || hand.querySelector(`.tile[data-idx="${Math.min(Number(was.dataset.idx), hand.children.length - 1)}"]`)))
