@@ -696,7 +696,9 @@ def test_waiting_room_fills_an_open_seat_with_the_chosen_bot(server, desktop):
 
     def waiting_room(*friends):  # a one-hand room from the lobby, these seats left open
         page.goto(server.url + "/")
-        page.fill("input[name=nickname]", "甲")
+        nick = page.locator("input[name=nickname]")
+        if nick.is_editable():  # the first time: this browser's player is made (issue 16)
+            nick.fill("甲方")  # (a player's name is hers alone)
         for seat in friends:
             page.select_option(f"select[name={seat}]", "human")
         page.select_option("select[name=hands]", "1")
@@ -756,7 +758,7 @@ def test_town_preset_room_and_its_rules_page(server, desktop):
     assert page.locator("select[name=opt_cap] option").first.text_content() == "按预设：×16"
     page.select_option("select[name=opt_liang_dao_doubling]", '"each"')
     shot(page, "lobby-town", full_page=True)
-    page.fill("input[name=nickname]", "阿明")
+    page.fill("input[name=nickname]", "阿亮")
     page.select_option("select[name=seat1]", "human")
     page.select_option("select[name=hands]", "1")
     page.click(".create-btn")

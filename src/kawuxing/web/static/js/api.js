@@ -48,9 +48,10 @@ async function call(method, path, body, token) {
 export const api = {
   createRoom: (body) => call('POST', '/api/rooms', body),
   room: (code) => call('GET', `/api/rooms/${encodeURIComponent(code)}`),
-  // extra: {entropy, commitment}: my entropy for the hand of that commitment (docs/fairness.md)
-  join: (code, nickname, seat, extra = {}) => call('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
-    seat === undefined || seat === null ? { nickname, ...extra } : { nickname, seat, ...extra }),
+  // extra: {entropy, commitment}: my entropy for the hand of that commitment (docs/fairness.md);
+  // player: my player token (issue 16): the seat records me, under my player's name
+  join: (code, nickname, seat, extra = {}, player = null) => call('POST', `/api/rooms/${encodeURIComponent(code)}/join`,
+    seat === undefined || seat === null ? { nickname, ...extra } : { nickname, seat, ...extra }, player),
   leave: (code, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/leave`, undefined, token),
   // before the start: fill an open seat with ``bot`` (a spec; null: the server's suggestion);
   // during the match: hand a disconnected player's seat to 托管
@@ -66,4 +67,12 @@ export const api = {
   rules: () => call('GET', '/api/rules'),
   bots: () => call('GET', '/api/bots'),
   health: () => call('GET', '/api/health'),
+  // players (issue 16, docs/ratings.md): a guest identity, sign-in, profiles, the leaderboard
+  newPlayer: (name) => call('POST', '/api/players', { name }),
+  login: (name, password) => call('POST', '/api/players/login', { name, password }),
+  me: (token) => call('GET', '/api/players/me', undefined, token),
+  setPassword: (token, password, oldPassword) => call('POST', '/api/players/me/password',
+    oldPassword === undefined ? { password } : { password, old_password: oldPassword }, token),
+  player: (id) => call('GET', `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: (limit = 100) => call('GET', `/api/leaderboard?limit=${limit}`),
 };

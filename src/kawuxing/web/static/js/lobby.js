@@ -10,7 +10,8 @@ import { el } from './dom.js';
 import { newEntropy } from './fairness.js';
 import { t } from './i18n.js';
 import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
-import { allSeats, getNick, saveFair, saveSeat, setNick } from './store.js';
+import { ensurePlayer } from './players.js';
+import { allSeats, getNick, getPlayer, saveFair, saveSeat, setNick } from './store.js';
 import { toast } from './ui.js';
 
 const HUMAN = 'human';  // a seat kept open for a friend (the server's seat kind)
@@ -63,14 +64,18 @@ function valueText(offered) {
 }
 
 /**
- * Join a seat with my entropy for the room's open commitment (``commit`` of the room state):
- * the join may deal the first hand, so the entropy goes with it (docs/fairness.md). The
- * commitment and my entropy are kept for the check at the end of the hand.
+ * Join a seat as this browser's player (made now from ``nickname`` on the first game, issue
+ * 16) with my entropy for the room's open commitment (``commit`` of the room state): the join
+ * may deal the first hand, so the entropy goes with it (docs/fairness.md). The commitment and
+ * my entropy are kept for the check at the end of the hand.
  */
 async function joinFair(code, nickname, seat, commit) {
-  if (!commit) return api.join(code, nickname, seat);
+  const who = await ensurePlayer(nickname);
+  if (who.error) return { ok: false, status: 409, data: null, error: who.error };
+  const player = who.player.token;
+  if (!commit) return api.join(code, nickname, seat, {}, player);
   const mine = newEntropy();
-  const r = await api.join(code, nickname, seat, { entropy: mine, commitment: commit.commitment });
+  const r = await api.join(code, nickname, seat, { entropy: mine, commitment: commit.commitment }, player);
   if (r.ok) {
     saveFair(r.data.code || code, commit.hand, {
       commitment: commit.commitment, hand_id: commit.hand_id, dealer: commit.dealer, mine,
@@ -99,10 +104,17 @@ export function renderLobby(root, { joinCode, onEnter }) {
   nick.maxLength = 24;
   nick.autocomplete = 'nickname';
   nick.placeholder = t('nickname_ph');
-  nick.value = getNick();
+  const me = getPlayer();  // a player plays under their name (issue 16)
+  nick.value = me ? me.name : getNick();
+  nick.readOnly = Boolean(me);
   nick.addEventListener('change', () => setNick(nick.value.trim()));
   const nickCard = el('section', 'card nick-card');
-  nickCard.appendChild(field(t('nickname'), nick, t('nickname_help')));
+  nickCard.appendChild(field(t('nickname'), nick, t(me ? 'nickname_player_help' : 'nickname_help')));
+  const who = el('p', 'who-links');
+  const link = el('a', null, t(me ? 'my_profile' : 'sign_in_link'));
+  link.href = me ? `#/player/${me.player_id}` : '#/login';
+  who.appendChild(link);
+  nickCard.appendChild(who);
   page.appendChild(nickCard);
 
   const needNick = () => {
@@ -344,6 +356,12 @@ function createForm(rules, bots, needNick, onEnter) {
       decision_seconds: Number(decision.value),
     };
     cbtn.disabled = true;
+    const who = await ensurePlayer(n);  // no room is made for a name that cannot be had
+    if (who.error) {
+      cbtn.disabled = false;
+      toast(t('create_failed', { message: who.error }), 'error');
+      return;
+    }
     // create, then take seat 0 with my entropy for the first deal (which this join may start)
     const made = await api.createRoom(body);
     const r = made.ok ? await joinFair(made.data.code, n, 0, made.data.room.commit) : made;

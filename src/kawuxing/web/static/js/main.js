@@ -1,13 +1,16 @@
 // The page: language, top bar, and the router (hash addresses, so a shared link works without
 // any server route): #/ lobby · #/join/CODE a shared invitation · #/room/CODE your seat at a
-// room · #/replays finished hands · #/replay/MATCH/N one hand step by step.
+// room · #/replays my games and public hands · #/replay/MATCH/N one hand step by step ·
+// #/watch/CODE watch a room (旁观, public information only) · #/player/ID a player's profile · #/leaderboard · #/login sign in with a password (issue 16).
 
 import { lang, onLangChange, setLang, t } from './i18n.js';
 import { Game } from './game.js';
 import { renderLobby } from './lobby.js';
+import { checkPlayer, renderLeaderboard, renderLogin, renderProfile } from './players.js';
 import { renderReplay, renderReplayList } from './replay.js';
-import { getSeat } from './store.js';
+import { getPlayer, getSeat } from './store.js';
 import { closeModal, toast } from './ui.js';
+import { renderWatch } from './watch.js';
 
 const app = document.getElementById('app');
 let current = null;  // {kind, key, cleanup}
@@ -29,7 +32,18 @@ function paintChrome() {
   btn.setAttribute('aria-label', t('switch_lang'));
   document.querySelector('.brand .brand-text').textContent = t('title');
   const rp = document.getElementById('nav-replays');
-  rp.textContent = t('replays');
+  rp.textContent = t('my_games_nav');
+  document.getElementById('nav-leaderboard').textContent = t('leaderboard');
+  paintMe();
+}
+
+/** The top bar's link to my profile (my name), or to the sign-in page without a player. */
+function paintMe() {
+  const me = getPlayer();
+  const link = document.getElementById('nav-me');
+  link.textContent = me ? me.name : t('sign_in');
+  link.href = me ? `#/player/${me.player_id}` : '#/login';
+  link.classList.toggle('me', Boolean(me));
 }
 
 function enterRoom(code) {
@@ -42,7 +56,8 @@ function route(at = null) {
   const key = parts.join('/');
   if (current && current.key === key) return;
   cleanup();
-  document.body.classList.toggle('in-room', parts[0] === 'room');
+  paintMe();  // an identity may have been made or forgotten on the page left
+  document.body.classList.toggle('in-room', parts[0] === 'room' || parts[0] === 'watch');
   if (parts[0] === 'room' && parts[1]) {
     const code = parts[1].toUpperCase();
     const seat = getSeat(code);
@@ -57,6 +72,10 @@ function route(at = null) {
     current = { kind: 'room', key, cleanup: () => game.destroy() };
     return;
   }
+  if (parts[0] === 'watch' && parts[1]) {
+    current = { kind: 'watch', key, cleanup: renderWatch(app, parts[1]) };
+    return;
+  }
   if (parts[0] === 'join' && parts[1]) {
     const code = parts[1].toUpperCase();
     if (getSeat(code)) { location.replace(`#/room/${code}`); return; }
@@ -67,6 +86,21 @@ function route(at = null) {
   if (parts[0] === 'replays') {
     current = { kind: 'replays', key, cleanup: null };
     renderReplayList(app);
+    return;
+  }
+  if (parts[0] === 'player' && parts[1]) {
+    current = { kind: 'player', key, cleanup: null, id: decodeURIComponent(parts[1]) };
+    renderProfile(app, current.id);
+    return;
+  }
+  if (parts[0] === 'leaderboard') {
+    current = { kind: 'leaderboard', key, cleanup: null };
+    renderLeaderboard(app);
+    return;
+  }
+  if (parts[0] === 'login') {
+    current = { kind: 'login', key, cleanup: null };
+    renderLogin(app);
     return;
   }
   if (parts[0] === 'replay' && parts[1] && parts[2] !== undefined) {
@@ -89,6 +123,9 @@ onLangChange(() => {
   paintChrome();
   if (current && current.kind === 'lobby') renderLobby(app, { joinCode: current.joinCode || null, onEnter: enterRoom });
   if (current && current.kind === 'replays') renderReplayList(app);
+  if (current && current.kind === 'player') renderProfile(app, current.id);
+  if (current && current.kind === 'leaderboard') renderLeaderboard(app);
+  if (current && current.kind === 'login') renderLogin(app);
   if (current && current.kind === 'replay') {  // built anew in the language, at the same step
     const was = window.__kwxReplay && window.__kwxReplay.state;
     const at = was ? { step: was.step } : null;
@@ -100,3 +137,4 @@ onLangChange(() => {
 window.addEventListener('hashchange', () => route());
 paintChrome();
 route();
+checkPlayer().then(paintMe);

@@ -9,6 +9,7 @@ import { el } from './dom.js';
 import { verifyRecord } from './fairness.js';
 import { lang, t } from './i18n.js';
 import { settlementEl } from './settle.js';
+import { getPlayer } from './store.js';
 import { playerName, renderTable } from './table.js';
 import { tileName } from './tiles.js';
 import { toast } from './ui.js';
@@ -35,26 +36,12 @@ function resultSummary(result, names) {
   }).join('; ');
 }
 
-/** The list of finished hands. */
-export async function renderReplayList(root) {
-  const page = el('div', 'screen replays');
-  page.appendChild(el('h2', null, t('replays')));
-  page.appendChild(el('p', 'muted', t('replays_help')));
-  const list = el('div', 'hand-list');
-  list.appendChild(el('p', 'muted', t('loading')));
-  page.appendChild(list);
-  root.replaceChildren(page);
-  const [hands, matches] = await Promise.all([api.hands(100), api.matches(100)]);
-  if (!hands.ok) {
-    list.replaceChildren(el('p', 'error', t('load_failed', { message: hands.error })));
-    return;
-  }
-  const names = {};
-  if (matches.ok) for (const m of matches.data.matches) names[m.id] = (m.players || []).map((p, i) => playerName(m.players, i));
-  if (!hands.data.hands.length) {
-    list.replaceChildren(el('p', 'muted', t('no_hands')));
-    return;
-  }
+/**
+ * A table of ended hands, newest first: ``hands`` as GET /api/hands or a profile's (with
+ * ``seat``: that player's seat, whose money is shown in bold), ``names`` {match id: the
+ * three names}. Each row opens the hand's replay.
+ */
+export function handsTable(hands, names) {
   const table = el('table', 'hands');
   const head = el('tr');
   for (const h of ['col_when', 'col_match', 'col_hand', 'col_players', 'col_result', 'col_scores']) head.appendChild(el('th', null, t(h)));
@@ -62,7 +49,7 @@ export async function renderReplayList(root) {
   thead.appendChild(head);
   table.appendChild(thead);
   const body = el('tbody');
-  for (const h of hands.data.hands) {
+  for (const h of hands) {
     const tr = el('tr', 'replay-row');
     tr.dataset.match = h.match_id;
     tr.dataset.number = h.number;
@@ -77,12 +64,60 @@ export async function renderReplayList(root) {
     const ns = names[h.match_id] || [];
     tr.appendChild(el('td', 'players', ns.join(' · ')));
     tr.appendChild(el('td', 'result', resultSummary(h.result, ns)));
-    tr.appendChild(el('td', 'deltas mono', h.result ? h.result.deltas.map(signed).join(' / ') : ''));
+    const deltas = el('td', 'deltas mono');
+    (h.result ? h.result.deltas : []).forEach((d, s) => {
+      if (s) deltas.appendChild(document.createTextNode(' / '));
+      deltas.appendChild(el(s === h.seat ? 'b' : 'span', null, signed(d)));
+    });
+    tr.appendChild(deltas);
     tr.addEventListener('click', (ev) => { if (ev.target.tagName !== 'A') location.hash = a.getAttribute('href'); });
     body.appendChild(tr);
   }
   table.appendChild(body);
-  list.replaceChildren(table);
+  return table;
+}
+
+/** The replay list: "my games" (this browser's player's hands, issue 16) and then every
+ * public hand (ended hands: what any replay shows). */
+export async function renderReplayList(root) {
+  const page = el('div', 'screen replays');
+  const me = getPlayer();
+  const mine = el('section', 'my-games');
+  if (me) {
+    mine.appendChild(el('h2', null, t('my_games')));
+    mine.appendChild(el('p', 'muted', t('loading')));
+    page.appendChild(mine);
+  }
+  page.appendChild(el('h2', null, t('public_hands')));
+  page.appendChild(el('p', 'muted', t('replays_help')));
+  const list = el('div', 'hand-list');
+  list.appendChild(el('p', 'muted', t('loading')));
+  page.appendChild(list);
+  root.replaceChildren(page);
+  const [hands, matches, profile] = await Promise.all([api.hands(100), api.matches(100),
+    me ? api.player(me.player_id) : Promise.resolve(null)]);
+  if (profile) {
+    const body = profile.ok
+      ? (profile.data.hands.length ? handsTable(profile.data.hands, namesOf(profile.data.matches.map((m) => ({ id: m.match_id, players: m.players }))))
+        : el('p', 'muted', t('no_my_games')))
+      : el('p', 'error', t('load_failed', { message: profile.error }));
+    mine.replaceChildren(el('h2', null, t('my_games')), body);
+  }
+  if (!hands.ok) {
+    list.replaceChildren(el('p', 'error', t('load_failed', { message: hands.error })));
+    return;
+  }
+  if (!hands.data.hands.length) {
+    list.replaceChildren(el('p', 'muted', t('no_hands')));
+    return;
+  }
+  list.replaceChildren(handsTable(hands.data.hands, matches.ok ? namesOf(matches.data.matches) : {}));
+}
+
+function namesOf(matches) {
+  const names = {};
+  for (const m of matches) names[m.id] = (m.players || []).map((p, i) => playerName(m.players, i));
+  return names;
 }
 
 function describe(action, names) {

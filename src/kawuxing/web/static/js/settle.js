@@ -366,7 +366,44 @@ function escapeXml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }[c]));
 }
 
-/** The end of a match: standings and the chart. ctx: {players, hands (deltas per hand), totals}. */
+/** A rating as shown: R with no decimals ("R1515"). */
+export function ratingText(r) { return `R${Math.round(r)}`; }
+
+/** A rating change as shown: one decimal with its sign ("+30.3", "−15.7"; "±0.0"). */
+export function deltaText(d) {
+  const v = Math.round(d * 10) / 10;
+  if (v === 0) return '±0.0';
+  return (v > 0 ? '+' : '−') + Math.abs(v).toFixed(1);
+}
+
+/** The rating block of the match end: each seat's R before → after and the change, or why the
+ * match is not rated. ``rating``: the match_end's (null: nothing to show). */
+export function ratingEl(rating, players) {
+  if (!rating) return null;
+  const box = el('div', 'rating-change');
+  box.dataset.rated = String(Boolean(rating.rated));
+  box.appendChild(el('h3', null, t('rating_title')));
+  if (!rating.rated) {
+    box.appendChild(el('p', 'muted', t(`unrated_${rating.reason}`)));
+    return box;
+  }
+  const list = el('ul', 'rating-list');
+  for (const s of rating.seats) {
+    const li = el('li');
+    li.dataset.seat = s.seat;
+    const who = el('a', 'who', s.name || playerName(players, s.seat));
+    who.href = `#/player/${s.player_id}`;
+    li.appendChild(who);
+    li.appendChild(el('span', 'r mono', `${ratingText(s.before)} → ${ratingText(s.after)}`));
+    li.appendChild(el('span', 'delta mono ' + (s.delta > 0 ? 'plus' : s.delta < 0 ? 'minus' : ''), deltaText(s.delta)));
+    list.appendChild(li);
+  }
+  box.appendChild(list);
+  return box;
+}
+
+/** The end of a match: standings, the rating change (issue 16) and the chart. ctx: {players,
+ * hands (deltas per hand), totals, rating (match_end's: null shows none)}. */
 export function matchEndEl(ctx) {
   const box = el('div', 'match-end');
   box.appendChild(el('h2', null, t('match_over')));
@@ -384,6 +421,8 @@ export function matchEndEl(ctx) {
     list.appendChild(li);
   }
   box.appendChild(list);
+  const rating = ratingEl(ctx.rating, ctx.players);
+  if (rating) box.appendChild(rating);
   const chart = el('div', 'chart-box');
   chart.innerHTML = scoreChart(ctx.hands, [0, 1, 2].map((s) => playerName(ctx.players, s)));
   box.appendChild(chart);

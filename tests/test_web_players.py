@@ -1,0 +1,251 @@
+"""Players in a real browser (issue 16; Playwright and the system's Chromium against the real
+server on 127.0.0.1), on SQLite and PostgreSQL: the lobby makes this browser's guest player
+from the nickname, three players finish a rated match and the match end shows each rating
+change, the profile page shows the statistics, matches and hands (a hand opens its replay),
+"my games" lists the player's hands before the public ones, the leaderboard ranks the
+players, and a password signs in on another browser. Screenshots at desktop and phone width
+go to artifacts/ (players-*.png); on a phone nothing is wider than the screen."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+import pytest
+
+from kawuxing.server.config import ServerConfig
+from kawuxing.server.testing import (Player, build_wall, drop_database, http, new_schema_name,
+                                     pg_test_url)
+from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+from test_web_browser import Watch, shot  # noqa: E402  (the same page checks and pictures)
+
+PG_URL = pg_test_url()
+# the dealer (seat 0) draws 5s to 234p 567p 888p 234s 5s: a self-drawn win at once
+WIN_AT_ONCE = build_wall(["234p 567p 888p 234s 5s", "1p 1p 9p 9p 1s 1s 9s 9s 6z 6z 7z 7z 5z",
+                          "3p 3p 6p 6p 3s 3s 6s 6s 7p 7s 5z 5z 2p"], "5s")
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    if request.param == "sqlite":
+        url, schema = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('pdb') / 'p.db'}", None
+    else:
+        if PG_URL is None:
+            pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
+        url, schema = PG_URL, new_schema_name()
+    config = ServerConfig(db_url=url, db_schema=schema, bot_delay=0.05, claim_window=0.05,
+                          hand_pause=60, decision_seconds=60, allow_test_walls=True,
+                          unload_after=600)
+    with WebServerThread(config) as srv:
+        srv.backend = request.param
+        yield srv
+    if schema:  # in a thread: this one runs Playwright's event loop
+        dropper = threading.Thread(target=drop_database, args=(url, schema))
+        dropper.start()
+        dropper.join(60)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def page_of(browser, viewport=DESKTOP, locale="zh-CN"):
+    ctx = browser.new_context(viewport=viewport, locale=locale)
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    return ctx, page, Watch(page)
+
+
+def as_player(page, server, player: dict, seats: dict | None = None) -> None:
+    """This page's browser keeps ``player`` (as the lobby would) and the seat tokens."""
+    page.goto(server.url + "/")
+    page.evaluate("([p, s]) => { localStorage.setItem('kwx.player', JSON.stringify(p));"
+                  " if (s) localStorage.setItem('kwx.seats', JSON.stringify(s)); }",
+                  [player, seats])
+
+
+def new_player(server, name: str) -> dict:
+    status, out = http("POST", f"{server.url}/api/players", {"name": name})
+    assert status == 201, out
+    return out
+
+
+def no_sideways_scroll(page) -> None:
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_the_lobby_makes_a_guest_player(server, browser):
+    ctx, page, watch = page_of(browser)
+    try:
+        page.goto(server.url + "/")
+        assert page.locator("#nav-me").inner_text() == "登录"
+        page.fill("input[name=nickname]", f"小红{server.backend[0]}")
+        page.select_option("select[name=hands]", "1")
+        page.click(".create-btn")
+        page.wait_for_selector(".board")
+        me = page.evaluate("() => JSON.parse(localStorage.getItem('kwx.player'))")
+        assert me["name"] == f"小红{server.backend[0]}" and len(me["token"]) > 30
+        code = page.evaluate("() => window.__kwx.game.code")
+        _, room = http("GET", f"{server.url}/api/rooms/{code}")
+        assert room["seats"][0]["nickname"] == me["name"]
+        assert me["token"] not in json.dumps(room)
+        page.goto(server.url + "/#/")
+        page.wait_for_selector(".nick-card")
+        assert page.locator("input[name=nickname]").input_value() == me["name"]
+        assert page.locator("input[name=nickname]").get_attribute("readonly") is not None
+        assert page.locator("#nav-me").inner_text() == me["name"]
+        # the same name from another browser: taken, and the page says so
+        ctx2, other, watch2 = page_of(browser)
+        try:
+            other.goto(server.url + "/")
+            other.fill("input[name=nickname]", me["name"])
+            other.click(".create-btn")
+            other.wait_for_selector(".toast.error")
+            assert "这个名字已被本服务器的玩家使用" in other.locator(".toast.error").inner_text()
+        finally:
+            ctx2.close()
+        assert not watch2.errors, watch2.errors
+    finally:
+        ctx.close()
+    assert not watch.errors, watch.errors
+
+
+def test_rating_at_the_match_end_profile_my_games_and_leaderboard(server, browser):
+    tag = server.backend[0]
+    ann, bob, cid = (new_player(server, f"{n}{tag}") for n in ("ann", "bob", "cid"))
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["human"] * 3, "hands": 1, "options": {"first_dealer": "seat0"},
+        "walls": [WIN_AT_ONCE]}, ann["token"])
+    code, tokens = room["code"], [room["token"]]
+    for p in (bob, cid):
+        tokens.append(http("POST", f"{server.url}/api/rooms/{code}/join", {}, p["token"])[1]
+                      ["token"])
+    opened = []
+    try:
+        # bob's and cid's pages at the table (bob on a phone); ann plays over the socket
+        for p, seat, viewport in ((bob, 1, PHONE), (cid, 2, DESKTOP)):
+            ctx, page, watch = page_of(browser, viewport)
+            opened.append((ctx, page, watch))
+            as_player(page, server, p, {code: {"seat": seat, "token": tokens[seat],
+                                               "nick": p["name"], "at": 1}})
+            page.goto(f"{server.url}/#/room/{code}")
+            page.wait_for_selector(".board")
+        dealer = Player(server.ws, code, tokens[0])
+        dealer.hello()
+        dealer.recv_type("sync")
+        dealer.act([a for a in dealer.view["legal"] if a[1] == "win"][0])
+        end = dealer.recv_type("match_end")
+        assert end["rating"]["rated"] is True
+        dealer.close()
+        for _, page, _ in opened:
+            block = page.wait_for_selector("#modal .rating-change[data-rated=true]")
+            rows = page.locator("#modal .rating-list li")
+            assert rows.count() == 3
+            texts = [rows.nth(i).inner_text().split("\n") for i in range(3)]
+            assert [t[0] for t in texts] == [ann["name"], bob["name"], cid["name"]]
+            assert [t[-1] for t in texts] == ["+30.0", "−15.0", "−15.0"]
+            assert "R1500 → R1530" in texts[0][1]
+            assert block.is_visible()
+        shot(opened[1][1], "players-match-end", full_page=True)
+        shot(opened[0][1], "players-match-end-phone", full_page=True)
+
+        # bob's profile, on the phone: statistics, the match, the hand and its replay
+        page = opened[0][1]
+        page.goto(f"{server.url}/#/player/{bob['player_id']}")
+        page.wait_for_selector(".profile .stats")
+        assert page.locator(".profile-rating .rating").inner_text() == "R1485"
+        stat = lambda key: page.locator(f'.stat[data-key="{key}"] .stat-value').inner_text()
+        assert (stat("games"), stat("hands"), stat("win_rate"), stat("deal_in_rate")) == \
+            ("1", "1", "0.0%", "0.0%")
+        assert page.locator(".profile .matches tr.match-row .rating").inner_text() == "−15.0"
+        assert page.locator(".profile-head .tag").inner_text() == "你"
+        assert page.locator(".password-form").count() == 1
+        no_sideways_scroll(page)
+        shot(page, "players-profile-phone", full_page=True)
+        # my games: bob's hand first, then the public list
+        page.goto(f"{server.url}/#/replays")
+        page.wait_for_selector(".my-games table.hands tr.replay-row")
+        mine = page.locator(".my-games tr.replay-row")
+        assert mine.count() == 1 and mine.first.get_attribute("data-match") == end["match_id"]
+        assert page.locator(".my-games tr.replay-row td.deltas b").inner_text() == \
+            str(end["totals"][1])  # bob's money in bold
+        assert page.locator(".hand-list tr.replay-row").count() >= 1  # the public hands
+        no_sideways_scroll(page)
+        mine.first.locator("a").click()
+        page.wait_for_selector(".replay-controls")
+
+        # cid's desktop: ann's profile, then the leaderboard
+        page = opened[1][1]
+        page.goto(f"{server.url}/#/player/{ann['player_id']}")
+        page.wait_for_selector(".profile .stats")
+        assert page.locator(".profile-head .tag").count() == 0  # not cid's own
+        assert page.locator(".password-form").count() == 0
+        assert page.locator('.stat[data-key="win_rate"] .stat-value').inner_text() == "100.0%"
+        assert page.locator(".best-hand a").get_attribute("href").startswith("#/replay/")
+        shot(page, "players-profile", full_page=True)
+        page.click("#nav-leaderboard")
+        page.wait_for_selector(".leaders tbody tr")
+        rows = page.locator(".leaders tbody tr")
+        names = [rows.nth(i).locator("td.name").inner_text() for i in range(rows.count())]
+        ratings = [rows.nth(i).locator("td.rating").inner_text() for i in range(rows.count())]
+        assert names.index(ann["name"]) < names.index(bob["name"])
+        assert ratings[names.index(ann["name"])] == "R1530"
+        assert ratings[names.index(cid["name"])] == "R1485"
+        me_row = page.locator(".leaders tr.me")
+        assert me_row.count() == 1 and me_row.locator("td.name").inner_text() == cid["name"]
+        shot(page, "players-leaderboard")
+        page.set_viewport_size(PHONE)
+        no_sideways_scroll(page)
+        shot(page, "players-leaderboard-phone")
+    finally:
+        for ctx, _, _ in opened:
+            ctx.close()
+    for _, _, watch in opened:
+        assert not watch.errors, watch.errors
+
+
+def test_a_password_signs_in_on_another_browser(server, browser):
+    dot = new_player(server, f"dot{server.backend[0]}")
+    ctx, page, watch = page_of(browser, locale="en-US")
+    try:
+        as_player(page, server, dot)
+        page.goto(f"{server.url}/#/player/{dot['player_id']}")
+        page.fill(".password-form input[name=password]", "seven lucky tiles")
+        page.click(".password-form button.primary")
+        page.wait_for_selector(".password-form input[name=old_password]")  # now "change"
+    finally:
+        ctx.close()
+    assert not watch.errors, watch.errors
+    ctx, page, watch = page_of(browser, locale="en-US")
+    try:
+        page.goto(server.url + "/")
+        page.click("#nav-me")
+        page.wait_for_selector(".login-form")
+        page.fill(".login-form input[name=name]", dot["name"])
+        page.fill(".login-form input[name=password]", "not the password")
+        page.click(".login-form button.primary")
+        page.wait_for_selector(".toast.error")
+        assert "no player with that name and password" in page.locator(".toast.error").inner_text()
+        page.fill(".login-form input[name=password]", "seven lucky tiles")
+        page.click(".login-form button.primary")
+        page.wait_for_selector(".profile .stats")
+        assert page.locator(".profile-name").inner_text().startswith(dot["name"])
+        assert page.locator("#nav-me").inner_text() == dot["name"]
+        me = page.evaluate("() => JSON.parse(localStorage.getItem('kwx.player'))")
+        assert me["player_id"] == dot["player_id"] and me["token"] != dot["token"]
+        shot(page, "players-login-profile")
+    finally:
+        ctx.close()
+    assert not watch.errors, watch.errors
