@@ -256,3 +256,35 @@ def test_matches_with_a_bot_or_a_guest_are_not_rated(server):
         c.close()
     assert get(server, f"/api/players/{eve['player_id']}")[1]["rated_games"] == 0
     assert get(server, f"/api/players/{dee['player_id']}")[1]["stats"]["wins"] == 1
+
+
+def test_a_seat_changing_hands_is_recorded_and_unrates_the_match(server):
+    """bob leaves during hand 2 (a bot plays on) and gil takes the seat: both are recorded
+    for the hands they sat in (bob: 1-2, gil: 2), and the match is not rated (changed)."""
+    ann, bob, cid, gil = (new_player(server, n) for n in ("ann2", "bob2", "cid2", "gil2"))
+    status, room = post(server, "/api/rooms", {
+        "seats": ["human"] * 3, "hands": 2, "options": {"first_dealer": "seat0"},
+        "walls": [WIN_AT_ONCE, WIN_AT_ONCE]}, ann["token"])
+    code = room["code"]
+    seat_tokens = [room["token"]] + [post(server, f"/api/rooms/{code}/join", {}, p["token"])[1]
+                                     ["token"] for p in (bob, cid)]
+    dealer = Player(server.ws, code, seat_tokens[0])
+    dealer.hello()
+    dealer.recv_type("sync")
+    dealer.act([a for a in dealer.view["legal"] if a[1] == "win"][0])
+    dealer.until(lambda m: m.get("hand") == 1 and m["type"] in ("update", "sync")
+                 and any(a[1] == "win" for a in m["view"]["legal"]))  # the dealer wins again
+    assert post(server, f"/api/rooms/{code}/leave", None, seat_tokens[1])[0] == 200
+    status, joined = post(server, f"/api/rooms/{code}/join", {}, gil["token"])
+    assert status == 200 and joined["seat"] == 1
+    dealer.until(lambda m: m["type"] == "players" and m["players"][1]["nickname"] == "gil2")
+    dealer.act([a for a in dealer.view["legal"] if a[1] == "win"][0])
+    end = dealer.recv_type("match_end")
+    dealer.close()
+    assert end["rating"] == {"rated": False, "reason": "changed"}
+    seen = {}
+    for p in (bob, gil):
+        prof = get(server, f"/api/players/{p['player_id']}")[1]
+        seen[p["name"]] = ([(m["seat"], m["place"]) for m in prof["matches"]],
+                           sorted(h["number"] for h in prof["hands"]), prof["rated_games"])
+    assert seen == {"bob2": ([(1, None)], [0, 1], 0), "gil2": ([(1, None)], [1], 0)}
