@@ -21,6 +21,10 @@ the hand at that moment:
   sent only in the ``fairness`` of an ended hand (R3.1, docs/fairness.md). Watchers send
   entropy for the next deal now and then, when a commitment arrives.
 
+Every room also has a *spectator* (旁观, issue 12) whose messages are checked the same way for
+seat None: public information only — no concealed hand before 亮倒 or the end, no draw's
+tile, no legal actions, no clock; it starts watching again whenever a seat reconnects.
+
 ``KAWUXING_LEAK_HANDS`` changes the number of hands (default 1000).
 """
 
@@ -35,7 +39,7 @@ import re
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from kawuxing.engine.views import event_for_seat, seat_view
+from kawuxing.engine.views import event_for_seat, seat_view, spectator_view
 from kawuxing.melds import MELD_CONCEALED_KONG
 from kawuxing.rules import PRESETS
 from kawuxing.server import protocol
@@ -64,9 +68,12 @@ TYPES = {
     "players": {"type", "players"},
     "refused": {"type", "id", "code", "reason", "rule", "version"},
     "auto": {"type", "on", "reason"},
-    "match_end": {"type", "match_id", "totals", "hands"},
+    "match_end": {"type", "match_id", "totals", "hands", "rating"},
     "replaced": {"type"},
     "error": {"type", "code", "message"},
+    "next_hand": {"type", "version", "seconds", "ready"},
+    "spectators": {"type", "count"},
+    "chat": {"type", "seat", "say"},
 }
 FORBIDDEN_KEYS = {"draws", "wall_tiles", "wall_order", "record", "actions", "token",
                   "token_hash", "to_act", "options", "answers", "pending", "missed",
@@ -166,9 +173,19 @@ def check_message(room, seat: int, message: dict, stats: Counter) -> None:
         view = message["view"]
         if view["seat"] != seat:
             raise Leak(f"seat {seat} was sent the view of seat {view['seat']}")
-        if view["hand"] != format_tiles(hand.seats[seat].concealed_tiles()):
+        if seat is None:  # a spectator: no hand, no options, no clock
+            if {"hand", "drawn", "legal", "declare_waits", "ready_waits"} & set(view) \
+                    or message.get("clock") is not None or message.get("auto"):
+                raise Leak(f"{kind}: a spectator was sent a seat's own part")
+            if any("drawn" in e or "legal" in e for e in view["seats"]):
+                raise Leak(f"{kind}: a spectator was sent a seat's drawn tile or options")
+            if stats["views"] % 5 == 0 and view != spectator_view(hand):
+                raise Leak(f"{kind}: not the spectator view of the hand now")
+            if current and not hand.ended:
+                stats["spectator_views_in_play"] += 1
+        elif view["hand"] != format_tiles(hand.seats[seat].concealed_tiles()):
             raise Leak(f"{kind}: seat {seat} was sent another hand")
-        if stats["views"] % 5 == 0 and view != seat_view(hand, seat):  # a sample: costly
+        elif stats["views"] % 5 == 0 and view != seat_view(hand, seat):  # a sample: costly
             raise Leak(f"{kind}: not seat {seat}'s view of the hand now")
         extra = tiles_in_view(view) - (visible_now if current else visible_tiles(hand, seat))
         if extra:
@@ -194,7 +211,8 @@ def check_message(room, seat: int, message: dict, stats: Counter) -> None:
             raise Leak(f"event {n} is not seat {seat}'s filtered event")
         etype = event["type"]
         if etype == "deal":
-            if "hands" in event or event["hand"] != format_tiles(sorted(hand.initial_hands[seat])):
+            if "hands" in event or (event["hand"] != format_tiles(sorted(hand.initial_hands[seat]))
+                                    if seat is not None else "hand" in event):
                 raise Leak("the deal shows more than the seat's own hand")
         elif etype == "draw" and event["seat"] != seat and "tile" in event:
             raise Leak("another seat's draw shows its tile")
@@ -286,6 +304,20 @@ class Watcher:
                                                      version=version, action=action))
 
 
+class Spectator:
+    """A spectator's connection (seat None): checks each message as it is sent."""
+
+    def __init__(self, game) -> None:
+        self.game, self.room, self.seat = game, game.room, None
+
+    def close(self, code, reason=""):
+        pass
+
+    def send(self, message: dict) -> None:
+        check_message(self.room, None, message, self.game.stats)
+        self.game.stats["spectator_messages"] += 1
+
+
 class Game:
     def __init__(self, room, tokens, modes, rng, stats):
         self.room, self.tokens, self.rng, self.stats = room, tokens, rng, stats
@@ -294,10 +326,19 @@ class Game:
         self.ended: set[int] = set()
         self.done = asyncio.Event()
         self.watchers = {}
+        self.spectator = None
 
     async def connect(self):
+        await self.watch()
         for seat in range(3):
             await self.attach(seat, None, None)
+
+    async def watch(self):
+        """A spectator watches from now (the one before stops)."""
+        if self.spectator is not None:
+            await self.room.post(self.room.unwatch, self.spectator)
+        self.spectator = Spectator(self)
+        await self.room.post(self.room.watch, self.spectator)
 
     async def attach(self, seat, hand, last_event):
         watcher = Watcher(self, seat, self.modes[seat], self.rng)
@@ -310,8 +351,10 @@ class Game:
     def reconnect(self, old: Watcher) -> None:
         self.stats["reconnects"] += 1
         resume = self.rng.random() < 0.7
-        asyncio.get_running_loop().create_task(self.attach(
+        loop = asyncio.get_running_loop()
+        loop.create_task(self.attach(
             old.want, old.hand if resume else None, old.last_event if resume else None))
+        loop.create_task(self.watch())  # and a spectator comes in mid-hand
 
 
 async def play_rooms(db_path: str, first: int, rooms: int) -> Counter:
@@ -387,6 +430,7 @@ def test_no_message_shows_a_seat_what_it_may_not_see(tmp_path):
     # reconnections
     assert stats["views_in_play"] > 20 * HANDS
     assert stats["seeds_revealed"] >= 3 * HANDS * 0.9 and stats["entropy_sent"] > HANDS / 10
+    assert stats["spectator_views_in_play"] > 5 * HANDS
     if HANDS >= 1000:
         assert stats["declared"] > 50 and stats["concealed_kongs"] > 10
         assert stats["refused"] > 10 and stats["reconnects"] > 5

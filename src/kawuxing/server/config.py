@@ -61,8 +61,12 @@ class ServerConfig:
     - ``bot_delay``: pause before a bot acts (so people can follow), varied by up to
       ``bot_jitter`` of itself either way (0.4: 0.36-0.84 s for 0.6 s; 0: always
       ``bot_delay``; clamped to 0-1), drawn the same way whatever the bot could do, R13.2;
-      ``hand_pause``: pause between hands (skipped when every connected player sends
-      ``ready``).
+      ``hand_pause``: the countdown between hands (KAWUXING_HAND_PAUSE): the next hand is
+      dealt when it ends, or sooner once every seat is ready (a player's ``ready``; bots,
+      托管 and dropped seats are ready at once; :meth:`kawuxing.server.pacing.Pacer.ready`).
+    - Social play: a seat sends at most ``chat_burst`` quick phrases or emotes at once, then
+      one per ``1 / chat_rate`` seconds (KAWUXING_CHAT_RATE, KAWUXING_CHAT_BURST); at most
+      ``max_spectators`` spectators (旁观) watch a room (0: none may, KAWUXING_MAX_SPECTATORS).
     - ``claim_window``: the minimum length, in seconds, of the claim window that follows
       every discard (and every added kong that could be robbed) in a room with players
       (R13.2): bots answer and seats without an option are passed for when it is over, and
@@ -109,7 +113,10 @@ class ServerConfig:
     bot_delay: float = 0.6
     bot_jitter: float = 0.4
     claim_window: float = 0.6
-    hand_pause: float = 8.0
+    hand_pause: float = 15.0
+    chat_rate: float = 0.5
+    chat_burst: float = 3.0
+    max_spectators: int = 30
     max_message_bytes: int = 4096
     ws_max_size: int = 65536
     rate: float = 10.0

@@ -18,8 +18,10 @@ room's task like any command, and checks on arrival that the room has not moved 
   are checked and kept (:meth:`Pacer.hold`); at its end (:meth:`Pacer.window_end`) the seats
   with no option are passed for, the bots answer and the kept answers are applied, and each
   seat gets one update. So how fast a window closes never tells who could claim.
-- **Between hands**: the next hand is dealt after ``hand_pause`` (at once in a room of bots),
-  or as soon as every connected player is ready.
+- **Between hands**: the next hand is dealt after the ``hand_pause`` countdown (at once in a
+  room of bots), or as soon as a player's step — ``ready``, 托管 on, a dropped connection —
+  leaves every seat ready (:meth:`Pacer.ready`: bots, 托管 and dropped seats are ready at
+  once). Everyone is told (``next_hand``).
 - While no player of a room with players is connected, nothing runs.
 - **Storage failures**: a bot's, timer's or window's move that could not be stored is undone
   and played again later (:meth:`Pacer.stalled`): after ``stalled_retry`` seconds, doubled
@@ -84,6 +86,7 @@ class Pacer:
         self.held: dict[int, tuple[Action, str, str | None]] = {}
         self.window_handle: tuple[WindowKey, TimerHandle] | None = None
         self.next_handle: TimerHandle | None = None
+        self.next_at: float | None = None  # clock time of the next deal during a countdown
         self.timeout_agent = TimeoutAgent()
         self.rng = random.Random()
         self._timer_seq = 0
@@ -278,14 +281,27 @@ class Pacer:
         return wait
 
     # --- between hands ---------------------------------------------------------------
+    def ready(self) -> list[bool]:
+        """Per seat, whether it is ready for the next hand: a player who sent ``ready``, and
+        at once a bot seat, a seat under 托管 and a player whose connection dropped."""
+        seats = self.room.seats
+        return [seats.botted(s.index) or s.conn is None or s.ready for s in seats]
+
+    def between(self) -> dict | None:
+        """The ``next_hand`` message of the countdown running now (seconds left, who is
+        ready), or None when no countdown runs (a hand in play, the match over, no pause)."""
+        room = self.room
+        if self.next_at is None or room.match is None or not room.match.hand.ended:
+            return None
+        return protocol.next_hand(room.version, self.next_at - room.clock.now(), self.ready())
+
     def all_ready(self) -> None:
-        """A player is ready: deal now if every connected player is."""
+        """A seat may have become ready: deal now if every seat is (:meth:`ready`)."""
         room = self.room
         match = room.match
         if match is None or not match.hand.ended or match.over:
             return
-        present = [s for s in room.seats.humans() if s.conn is not None]
-        if present and all(s.ready for s in present):
+        if all(self.ready()):
             room.post_nowait(room.next_hand, room.version)
 
     def cancel_next(self) -> None:
@@ -293,6 +309,7 @@ class Pacer:
         if self.next_handle is not None:
             self.next_handle.cancel()
             self.next_handle = None
+        self.next_at = None
 
     def retry_next(self, version: int) -> None:
         """The next hand could not be stored: deal again in :data:`RETRY_DEAL` seconds."""
@@ -314,6 +331,9 @@ class Pacer:
                 pause = 0.0 if not room.seats.humans() else room.config.hand_pause
                 self.next_handle = room.clock.call_later(
                     pause, lambda: room.post_nowait(room.next_hand, version))
+                # (runs its course even when every seat is ready already, bots and 托管: the
+                # players' entropy for the next deal has time to come, R3.1)
+                self.next_at = room.clock.now() + pause if pause > 0 else None
             elif paused and self.next_handle is not None:
                 self.cancel_next()
             return

@@ -2,14 +2,15 @@
 
 Every message is one JSON object in one text frame, with a ``type``.
 
-- **Client → server** ("ClientIn"): the pydantic models :class:`Hello`, :class:`ActionMessage`,
-  :class:`Ready`, :class:`Auto`, :class:`Sync`, :class:`Entropy`, :class:`Ping`, read by
+- **Client → server** ("ClientIn"): the pydantic models :class:`Hello` (or :class:`Watch`, a
+  spectator's), :class:`ActionMessage`, :class:`Ready`, :class:`Auto`, :class:`Sync`,
+  :class:`Entropy`, :class:`HintRequest`, :class:`Chat`, :class:`Ping`, read by
   :func:`parse_client`. They are validated strictly (no extra keys, no type coercion);
   anything else gets an ``error`` message and changes nothing.
 - **Server → client** ("ClientOut"): one builder per message type — :func:`welcome`,
   :func:`sync`, :func:`update`, :func:`missed`, :func:`players`, :func:`auto`,
-  :func:`entropy_ok`, :func:`refused`, :func:`error`, :func:`match_end`, :func:`replaced`,
-  :func:`left`, :func:`pong` — and :func:`clock` for the ``clock`` field. Nothing else in the
+  :func:`entropy_ok`, :func:`refused`, :func:`error`, :func:`match_end`, :func:`chat`,
+  :func:`spectators`, :func:`next_hand`, :func:`replaced`, :func:`left`, :func:`pong` — and :func:`clock` for the ``clock`` field. Nothing else in the
   server writes a message dict; :func:`encode` turns one into its text frame.
 
 The codes of ``refused`` and ``error``, the reasons of ``auto`` and the close codes are
@@ -22,6 +23,8 @@ import json
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .chat import SAYINGS
 
 PROTOCOL_VERSION = 1
 MAX_DEPTH = 16  # nesting of arrays and objects in a client message at most
@@ -115,6 +118,21 @@ class HintRequest(_Message):
     type: Literal["hint"]
 
 
+class Watch(_Message):
+    """First message of a spectator (旁观), instead of a hello: watch the room (no seat, public
+    information only, R13; :mod:`.spectators`)."""
+
+    type: Literal["watch"]
+
+
+class Chat(_Message):
+    """Say one quick phrase or emote to the table: ``say`` is an id of
+    :data:`.chat.SAYINGS` (never free text); rate-limited per seat (:mod:`.chat`)."""
+
+    type: Literal["chat"]
+    say: Literal[SAYINGS]  # type: ignore[valid-type]
+
+
 class Ping(_Message):
     """Keep-alive; answered by ``pong`` with the same ``t``: a text of at most 64
     characters, a whole number within ±2^53 or a finite number (never NaN or infinity:
@@ -125,9 +143,10 @@ class Ping(_Message):
         | Annotated[float, Field(allow_inf_nan=False)] | None = None
 
 
-ClientMessage = Annotated[Union[Hello, ActionMessage, Ready, Auto, Sync, Entropy, HintRequest,
-                                Ping], Field(discriminator="type")]
-CLIENT_TYPES = ("hello", "action", "ready", "auto", "sync", "entropy", "hint", "ping")
+ClientMessage = Annotated[Union[Hello, Watch, ActionMessage, Ready, Auto, Sync, Entropy,
+                                HintRequest, Chat, Ping], Field(discriminator="type")]
+CLIENT_TYPES = ("hello", "watch", "action", "ready", "auto", "sync", "entropy", "hint", "chat",
+                "ping")
 _adapter: TypeAdapter = TypeAdapter(ClientMessage)
 
 
@@ -292,6 +311,25 @@ def match_end(match_id: str | None, totals: list[int], hands: list[list[int]],
     "before", "after", "delta"}]}``, None when it could not be stored."""
     return {"type": "match_end", "match_id": match_id, "totals": totals, "hands": hands,
             "rating": rating}
+
+
+def chat(seat: int, say: str) -> dict:
+    """Seat ``seat`` says the quick phrase or emote ``say`` (an id of
+    :data:`.chat.SAYINGS`)."""
+    return {"type": "chat", "seat": seat, "say": say}
+
+
+def spectators(count: int) -> dict:
+    """How many spectators (旁观) watch the room now."""
+    return {"type": "spectators", "count": count}
+
+
+def next_hand(version: int, seconds: float, ready: list[bool]) -> dict:
+    """Between hands: the hand that ended at room ``version`` is followed by the next one in
+    ``seconds`` (rounded to 0.1 s), or as soon as every seat is ``ready`` (per seat; bots,
+    托管 and dropped seats are ready at once)."""
+    return {"type": "next_hand", "version": version, "seconds": round(max(0.0, seconds), 1),
+            "ready": ready}
 
 
 def replaced() -> dict:

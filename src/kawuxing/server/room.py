@@ -39,6 +39,7 @@ from ..engine.views import hand_result
 from ..rules import RuleSet
 from . import protocol
 from .actor import Actor
+from .chat import CHAT_LIMITED, ChatLimits
 from .clock import Clock
 from .config import ServerConfig
 from .db import Store
@@ -53,6 +54,7 @@ from .seats import (ACCEPTED, BOT, EXTERNAL, EXTERNAL_NICKNAME, HUMAN, OPEN, PLA
                     SEATS, Seats, Sink, Slot, clean_nickname)
 from .seeds import first_hand_seed, new_match, new_match_id
 from .sending import Sender
+from .spectators import NO_SPECTATORS, SPECTATOR, Spectators
 
 log = logging.getLogger("kawuxing.server.room")
 
@@ -116,6 +118,8 @@ class Room(Actor):
         self.idle_since: float | None = self.created_at  # no player connected since (epoch s)
         self.owner: str | None = None  # who made it (client IP; not stored)
         self.pacer, self.sender, self.fair = Pacer(self), Sender(self), FairDeal(self)
+        self.spectators = Spectators(config.max_spectators)  # 旁观 (issue 12)
+        self.chat = ChatLimits(config.chat_rate, config.chat_burst, clock.now)
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
         self.rating: dict | None = None  # the rating outcome once the match is over (issue 16)
 
@@ -134,6 +138,7 @@ class Room(Actor):
         for slot in self.seats.connected():
             slot.conn.close(code, reason)
             slot.conn = None
+        self.spectators.close_all(code, reason)
 
     # --- building and reading ------------------------------------------------------------
     def row(self) -> dict:
@@ -326,7 +331,40 @@ class Room(Actor):
         if self.match is not None:
             self.sender.state(slot, hand, last_event)
         self.sender.players()
+        if self.spectators:
+            conn.send(protocol.spectators(len(self.spectators)))
+        self.sender.between()  # back: no longer ready at once
         return slot.index
+
+    def watch(self, conn: Sink) -> None:
+        """A spectator (旁观) starts watching with ``conn`` (:mod:`.spectators`): ``welcome``
+        (seat None), the hand in play as everyone may see it (R13), and every seat and
+        spectator is told the new count. Raises :class:`RoomError` 409 ``no_spectators`` when
+        the room takes no more (``max_spectators``)."""
+        spectator = self.spectators.add(conn)
+        if spectator is None:
+            raise RoomError(409, "this room takes no more spectators", NO_SPECTATORS)
+        conn.send(self.sender.welcome(None))
+        self.sender.watch_state(spectator)
+        self.sender.spectators()
+
+    def unwatch(self, conn: Sink) -> None:
+        """A spectator's connection closed: the others are told the new count."""
+        if self.spectators.remove(conn):
+            self.sender.spectators()
+
+    def spectator_message(self, conn: Sink, msg: Any) -> None:
+        """A validated message from a spectator: ``sync`` is answered (the state again);
+        anything a seat would send is refused (``error`` ``spectator``, R13: watching is
+        read-only)."""
+        spectator = self.spectators.find(conn)
+        if spectator is None:
+            return
+        if isinstance(msg, protocol.Sync):
+            conn.send(self.sender.welcome(None))
+            self.sender.watch_state(spectator)
+        else:
+            conn.send(protocol.error(SPECTATOR, "spectators watch: they may not act or chat"))
 
     def detach(self, conn: Sink) -> None:
         """A connection closed. Ignored unless it is still the seat's connection. During the
@@ -336,6 +374,8 @@ class Room(Actor):
             if not self.seats.connected():
                 self.idle_since = time.time()
             self.sender.players()
+            self.sender.between()  # a dropped seat is ready at once
+            self.pacer.all_ready()
             if self.match is not None:
                 self._cancel_drop(seat)
                 self.drops[seat] = self.clock.call_later(
@@ -371,17 +411,25 @@ class Room(Actor):
             await self._client_action(slot, msg)
         elif isinstance(msg, protocol.Ready):
             slot.ready = True
+            self.sender.between()
             self.pacer.all_ready()
+        elif isinstance(msg, protocol.Chat):
+            self._chat(slot, msg.say)
         elif isinstance(msg, protocol.Auto):
             slot.auto, slot.timeouts = msg.on, 0
             conn.send(protocol.auto(slot.auto, protocol.AUTO_ASKED))
             if self.match is not None:
                 self.pacer.schedule()
+                self.sender.between()  # 托管 is ready at once (between hands)
+                self.pacer.all_ready()
         elif isinstance(msg, protocol.Sync):
             if self.match is None:
                 conn.send(self.sender.welcome(seat))
             else:
                 self.sender.state(slot, None, None)
+                between = self.pacer.between()
+                if between is not None:
+                    conn.send(between)
         elif isinstance(msg, protocol.HintRequest):
             await self._hint(slot, conn)
         elif isinstance(msg, protocol.Entropy):
@@ -390,6 +438,15 @@ class Room(Actor):
                 conn.send(answer)
             else:
                 self.refuse(slot, None, *answer)
+
+    def _chat(self, slot: Slot, say: str) -> None:
+        """A quick phrase or emote of ``slot`` (:mod:`.chat`): relayed to every seat and
+        spectator as ``chat``, unless the seat is over its rate (then only it is told,
+        ``error`` ``chat_limited``)."""
+        if not self.chat.allow(slot.index):
+            slot.conn.send(protocol.error(CHAT_LIMITED, "too many quick phrases; wait a moment"))
+            return
+        self.sender.everyone(protocol.chat(slot.index, say))
 
     async def _hint(self, slot: Slot, conn: Sink) -> None:
         """The expert's ranking of the seat's choices now (``hint``), or ``not_playing``."""

@@ -1,6 +1,9 @@
 """What each seat of a room is sent, built from the room's state with the :mod:`.protocol`
 builders: its own :func:`~kawuxing.engine.views.seat_view` and its own
-:func:`~kawuxing.engine.views.events_for_seat` (R13) — never the state, never the wall.
+:func:`~kawuxing.engine.views.events_for_seat` (R13) — never the state, never the wall; and
+what its spectators (:mod:`.spectators`) are sent: the
+:func:`~kawuxing.engine.views.spectator_view` and the events for seat None, public
+information only, no clock.
 
 Each seat's connection remembers which events it already has (``Slot.sent_hand`` /
 ``Slot.sent``), so :meth:`Sender.broadcast` sends every seat exactly its new events, and a
@@ -11,10 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.views import events_for_seat, running_totals, seat_view
+from ..engine.views import events_for_seat, running_totals, seat_view, spectator_view
 from . import protocol
 from .ended import is_whole
 from .seats import Slot
+from .spectators import Spectator
 
 if TYPE_CHECKING:
     from .room import Room
@@ -42,6 +46,13 @@ class Sender:
                 continue
             slot.sent_hand, slot.sent = number, len(hand.events)
             slot.conn.send(self.update(slot, events, acks[slot.index] if acked else None))
+        for spectator in self.room.spectators:
+            start = spectator.sent if spectator.sent_hand == number else 0
+            events = events_for_seat(hand, None, start)
+            if events:
+                spectator.sent_hand, spectator.sent = number, len(hand.events)
+                spectator.conn.send(self.watch_update(events))
+        self.between()
 
     def update(self, slot: Slot, events: list[dict], ack: str | None = None,
                resumed: bool = False, kind: str = "update") -> dict:
@@ -54,6 +65,43 @@ class Sender:
                                room.pacer.clock_for(slot.index), slot.auto,
                                room.fair.fairness(match.number), room.fair.commit(), ack=ack,
                                resumed=resumed, kind=kind)
+
+    def watch_update(self, events: list[dict], kind: str = "update") -> dict:
+        """The ``update`` (``kind`` ``"sync"``: the ``sync``) a spectator is sent with
+        ``events`` (filtered for seat None): the spectator view, the running totals, no
+        clock, no 托管, the fairness data and the open commitment (public, R3.1)."""
+        room = self.room
+        match = room.match
+        return protocol.update(match.number, room.version, events, spectator_view(match.hand),
+                               running_totals(match), None, False,
+                               room.fair.fairness(match.number), room.fair.commit(), kind=kind)
+
+    def watch_state(self, spectator: Spectator) -> None:
+        """A spectator starts watching (or asks ``sync``): the whole hand in play, its
+        countdown if it has ended, the match's end if it is over."""
+        match = self.room.match
+        if match is None:
+            return
+        hand = match.hand
+        spectator.sent_hand, spectator.sent = match.number, len(hand.events)
+        spectator.conn.send(self.watch_update(events_for_seat(hand, None, 0), kind="sync"))
+        between = self.room.pacer.between()
+        if between is not None:
+            spectator.conn.send(between)
+        if match.over:
+            spectator.conn.send(self.match_end())
+
+    def between(self) -> None:
+        """Tell every seat and spectator the countdown to the next hand (``next_hand``), if
+        one runs."""
+        message = self.room.pacer.between()
+        if message is not None:
+            self.everyone(message)
+
+    def everyone(self, message: dict) -> None:
+        """Send ``message`` to every connected seat and every spectator."""
+        self.room.seats.send_all(message)
+        self.room.spectators.send_all(message)
 
     def state(self, slot: Slot, hand_no: int | None, last_event: int | None) -> None:
         """After (re)connecting: the events the client misses (``hand_no``/``last_event``:
@@ -89,8 +137,8 @@ class Sender:
         return protocol.match_end(room.match_id, match.totals(), [h.deltas for h in match.hands],
                                   room.rating)
 
-    def welcome(self, seat: int) -> dict:
-        """The ``welcome`` of ``seat``."""
+    def welcome(self, seat: int | None) -> dict:
+        """The ``welcome`` of ``seat`` (None: a spectator's)."""
         room = self.room
         return protocol.welcome(room.code, seat, room.status, room.preset, room.rules.to_dict(),
                                 room.settings.to_dict(), room.seats.public(),
@@ -98,5 +146,9 @@ class Sender:
                                 room.fair.commit())
 
     def players(self) -> None:
-        """Tell every connected seat the seats (``players``)."""
-        self.room.seats.send_all(protocol.players(self.room.seats.public()))
+        """Tell every connected seat and spectator the seats (``players``)."""
+        self.everyone(protocol.players(self.room.seats.public()))
+
+    def spectators(self) -> None:
+        """Tell every connected seat and spectator how many watch (``spectators``)."""
+        self.everyone(protocol.spectators(len(self.room.spectators)))

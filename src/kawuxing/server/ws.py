@@ -4,7 +4,9 @@ A browser's socket whose ``Origin`` is not this server (nor an ``--allow-origin`
 before the handshake (HTTP 403); clients that send no Origin connect. An IP with
 ``max_sockets_per_ip`` sockets open gets ``error`` ``too_many_sockets`` and a close (1008).
 
-The first message must be a ``hello`` with the seat token. After it, each text frame is
+The first message must be a ``hello`` with the seat token, or a spectator's ``watch``
+(:mod:`.spectators`: public information only, and nothing it sends but ``sync`` and ``ping``
+is taken). After it, each text frame is
 size-checked, rate-limited (token bucket), validated (pydantic), and handed to the room's
 queue; the room answers. Anything that cannot be used gets an ``error`` with a code and
 changes nothing; the socket stays usable, and nothing a client sends writes a traceback to
@@ -29,7 +31,7 @@ log = logging.getLogger("kawuxing.server.ws")
 
 
 async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
-    """Serve one player's socket for room ``code`` until it closes."""
+    """Serve one player's (or spectator's) socket for room ``code`` until it closes."""
     manager = websocket.app.state.manager
     config = manager.config
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
@@ -48,6 +50,7 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
     conn = WsConnection(websocket, config.send_queue)
     pump = asyncio.get_running_loop().create_task(conn.pump())
     room = None
+    watching = False
     try:
         if not counted:
             conn.send(protocol.error("too_many_sockets", f"at most {sockets.limit} open "
@@ -58,8 +61,18 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
         if room is None:
             await _gone(websocket, conn, manager, code, config)
             return
-        hello = await _hello(websocket, conn, config)
+        hello = await _hello(websocket, conn, config, watch=True)
         if hello is None:
+            return
+        if isinstance(hello, protocol.Watch):
+            try:
+                await room.post(room.watch, conn)
+            except RoomError as exc:
+                conn.send(protocol.error(exc.code, exc.message))
+                conn.close(protocol.CLOSE_POLICY, "no more spectators")
+                return
+            watching = True
+            await _serve(websocket, conn, room, room.spectator_message, config)
             return
         try:
             await room.post(room.attach, conn, hello.token, hello.hand, hello.last_event)
@@ -67,7 +80,7 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
             conn.send(protocol.error("bad_token", exc.message))
             conn.close(protocol.CLOSE_BAD_TOKEN, "bad token")
             return
-        await _serve(websocket, conn, room, config)
+        await _serve(websocket, conn, room, room.client_message, config)
     except WebSocketDisconnect:
         pass
     except Exception as exc:  # a bug, or the peer broke off: one line (traceback: debug)
@@ -78,6 +91,8 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
             sockets.release(ip)
         if room is not None and conn.seat is not None:
             room.post_nowait(room.detach, conn)
+        if watching:
+            room.post_nowait(room.unwatch, conn)
         conn.close(1000, "")
         try:
             await asyncio.wait_for(pump, 5.0)
@@ -95,8 +110,12 @@ async def _gone(websocket: WebSocket, conn: WsConnection, manager, code: str, co
         return
     final = await manager.finished_room(code)
     if final is not None:
-        hello = await _hello(websocket, conn, config)
+        hello = await _hello(websocket, conn, config, watch=True)
         if hello is None:
+            return
+        if isinstance(hello, protocol.Watch):  # nothing left to watch
+            conn.send(protocol.error("no_room", "this room's match is over"))
+            conn.close(protocol.CLOSE_ROOM_GONE, "no such room")
             return
         if final["seat_of"](hello.token) is None:
             conn.send(protocol.error("bad_token", "this token is not a seat of this room"))
@@ -109,7 +128,10 @@ async def _gone(websocket: WebSocket, conn: WsConnection, manager, code: str, co
     conn.close(protocol.CLOSE_ROOM_GONE, "no such room")
 
 
-async def _hello(websocket: WebSocket, conn: WsConnection, config) -> protocol.Hello | None:
+async def _hello(websocket: WebSocket, conn: WsConnection, config,
+                 watch: bool = False) -> protocol.Hello | protocol.Watch | None:
+    """The first message: a ``hello`` (or, ``watch`` True, a spectator's ``watch``), else
+    None with the socket told why and closed (4000)."""
     try:
         message = await asyncio.wait_for(websocket.receive(), config.hello_timeout)
     except asyncio.TimeoutError:
@@ -123,7 +145,8 @@ async def _hello(websocket: WebSocket, conn: WsConnection, config) -> protocol.H
         if text is None:
             raise protocol.ProtocolError("binary", "send JSON text frames")
         hello = protocol.parse_client(text, config.max_message_bytes)
-        if not isinstance(hello, protocol.Hello):
+        if not (isinstance(hello, protocol.Hello)
+                or (watch and isinstance(hello, protocol.Watch))):
             raise protocol.ProtocolError("no_hello", "the first message must be a hello")
     except protocol.ProtocolError as exc:
         conn.send(protocol.error(exc.code, exc.message))
@@ -132,7 +155,9 @@ async def _hello(websocket: WebSocket, conn: WsConnection, config) -> protocol.H
     return hello
 
 
-async def _serve(websocket: WebSocket, conn: WsConnection, room, config) -> None:
+async def _serve(websocket: WebSocket, conn: WsConnection, room, handle, config) -> None:
+    """Read the socket until it closes: each message checked as the module doc says, then
+    ``handle(conn, msg)`` posted to the room's queue (``ping`` answered here)."""
     bucket = TokenBucket(config.rate, config.burst)
     strikes = 0
     while not conn.closed:
@@ -158,7 +183,7 @@ async def _serve(websocket: WebSocket, conn: WsConnection, room, config) -> None
             continue
         if isinstance(msg, protocol.Ping):
             conn.send(protocol.pong(msg.t))
-        elif isinstance(msg, protocol.Hello):
+        elif isinstance(msg, (protocol.Hello, protocol.Watch)):
             conn.send(protocol.error("already_joined", "this connection already has a seat"))
         else:
-            room.post_nowait(room.client_message, conn, msg)
+            room.post_nowait(handle, conn, msg)
