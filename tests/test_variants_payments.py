@@ -4,6 +4,10 @@ and the worked examples of R14, R15 and R16 with exactly their numbers. Seats: A
 
 from __future__ import annotations
 
+import json
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from kawuxing import scoring
@@ -297,3 +301,45 @@ def test_r18_3_order_of_operations():
     table = dict(declared=(True, True, False), piao=(1, 0, 2), horses=(parse_tile("8s"),),
                  dice=(6, 6), base_factor=2)
     assert by_payer(v, 0, [1, 2], **table) == {1: 101, 2: 103}
+
+
+# --- the words: the CLI's describe() and the browser's transferText agree --------------------
+
+NODE = Path("/usr/bin/node")
+JS = Path(__file__).resolve().parents[1] / "src" / "kawuxing" / "web" / "static" / "js"
+
+
+@pytest.mark.skipif(not NODE.exists(), reason="no node")
+def test_town_payment_words_are_the_same_in_the_cli_and_the_browser():
+    """R18.3: what a town option adds to a payment (包胡 shares, R8.8 doubling, R8.18, 上楼
+    dice and base, R11.5's third 漂) and the extras are worded alike by
+    :func:`kawuxing.transfers.describe` and i18n.js ``transferText`` in English."""
+    transfers = []
+    v = value(KA5, D, options={"liang_dao_doubling": "each", "piao_bao_hu": "per_share"},
+              declared=True)
+    transfers += win_transfers(v, 0, [1], table=WinTable(declared=(True, False, True),
+                                                         piao=(1, 2, 5)))
+    v = value(KA5, S, options={"pass_win_doubles": True, "shang_lou": "dice_doubles"},
+              declared=True, passed_wins=1)
+    transfers += win_transfers(v, 0, [1, 2], table=WinTable(declared=(True, True, False),
+                                                            dice=(2, 2), base_factor=2))
+    v = value(B16, D, "pung:2p", {"pao_qia_mo_ba": "on", "shu_kan": "on"}, declared=True)
+    transfers += win_transfers(v, 1, [0])
+    v = value(B_HAND, options={"horse_buy": "self_draw", "horse_kind": "six"})
+    transfers += win_transfers(v, 1, [0, 2], table=WinTable(
+        horses=tuple(parse_tiles("2s 9p 7z 8p 3s 6s"))))
+    script = f"""
+        import {{ setLang, transferText }} from {json.dumps((JS / 'i18n.js').as_uri())};
+        const data = JSON.parse(process.argv[1]);
+        setLang('en');
+        console.log(JSON.stringify(data.map((tr) => transferText(tr,
+          (keys) => keys.map((k) => ({{ liang_dao: '亮倒', ka_wu_xing: '卡五星' }})[k] || k)))));
+    """
+    run = subprocess.run([str(NODE), "--input-type=module", "-e", script,
+                          json.dumps([t.to_json() for t in transfers])],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(run.stdout) == [t.describe() for t in transfers]
+    assert transfers[0].describe() == ("hand value 亮倒+卡五星 ×4, 包胡 double (discard to a "
+                                       "declared hand) (shares ×4 + ×8), 亮倒 doubling ×2")
+    assert transfers[2].describe() == ("hand value 亮倒+卡五星 ×16, 过胡翻番 (1 wins passed), "
+                                       "上楼 dice doubles ×2, 上楼 base ×2")
