@@ -10,7 +10,7 @@ const SILENT_LIMIT = 45000;
 
 export class Connection {
   /**
-   * code, token: the room and the seat's token. handlers: onMessage(msg), onStatus(status,
+   * code, token: the room and the seat's token (null: watch the room as a spectator). handlers: onMessage(msg), onStatus(status,
    * info) with status 'connecting' | 'open' | 'waiting' (info.delay ms) | 'closed',
    * onFatal(reason, message), resume() -> {hand, last_event} or null.
    */
@@ -55,8 +55,9 @@ export class Connection {
     }
     this.ws = ws;
     ws.onopen = () => {
-      const hello = { type: 'hello', token: this.token };
-      const have = this.h.resume ? this.h.resume() : null;
+      // no token: a spectator (旁观), who watches with {type: 'watch'} and is sent everything anew
+      const hello = this.token ? { type: 'hello', token: this.token } : { type: 'watch' };
+      const have = this.token && this.h.resume ? this.h.resume() : null;
       if (have && Number.isInteger(have.hand) && Number.isInteger(have.last_event)) {
         hello.hand = have.hand;
         hello.last_event = have.last_event;
@@ -85,7 +86,8 @@ export class Connection {
       this.ws = null;
       this.welcomed = false;
       if (this.stopped) return;
-      const fatal = FATAL[ev.code] || (ev.code === 1000 && /closed|left/.test(ev.reason || '') ? 'closed' : null);
+      const fatal = FATAL[ev.code] || (ev.code === 1000 && /closed|left/.test(ev.reason || '') ? 'closed' : null)
+        || (ev.code === 1008 && /spectators/.test(ev.reason || '') ? 'no_spectators' : null);
       if (fatal) {
         this.stopped = true;
         this.h.onStatus('closed', { code: ev.code });

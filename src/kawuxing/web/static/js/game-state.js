@@ -20,7 +20,8 @@ export const RESYNC_REFUSALS = new Set(['stale', 'not_playing']);
  * (check its deal, show the settlement); refused: the refused message (toast unless quiet);
  * resync: send `sync`; autoTimeouts: 托管 began because of timeouts (R4); serverError: the
  * `error` message; matchEnd: the match is over (show its end); hint: a hint answer for the view
- * shown was kept (`hint`, below).
+ * shown was kept (`hint`, below); between: a next_hand countdown came (`between`); chat: a
+ * `chat` message (a seat's quick phrase or emote) to show.
  */
 
 export class GameState {
@@ -49,6 +50,14 @@ export class GameState {
     this.matchEnd = null;    // the match_end message
     this.pendingId = null;   // the id of the action sent and not yet acked or refused
     this.hint = null;        // the `hint` answer for the view shown ({hand, version, choices}), or null
+    this.between = null;     // next_hand: {version, seconds, ready: [bool ×3], at: ms of receipt} between hands
+    this.spectators = 0;     // how many watch the room (旁观)
+  }
+
+  /** Seconds left before the next hand (from the last next_hand), or null when none is due. */
+  countdown(now) {
+    if (!this.between || this.between.version !== this.version) return null;
+    return Math.max(0, this.between.seconds - (now - this.between.at) / 1000);
   }
 
   /** True while an action is on its way (the table takes no other). */
@@ -102,6 +111,13 @@ export class GameState {
         this.auto = Boolean(msg.on);
         return { render: true, autoTimeouts: Boolean(msg.on && msg.reason === 'timeouts') };
       case 'hint': return this.onHint(msg);
+      case 'next_hand':  // between hands: the countdown and who is ready
+        this.between = { version: msg.version, seconds: msg.seconds, ready: msg.ready, at: now };
+        return { between: true };
+      case 'spectators':
+        this.spectators = msg.count;
+        return { render: true };
+      case 'chat': return { chat: msg };  // a quick phrase or emote of msg.seat
       case 'match_end':
         this.matchEnd = msg;
         this.matchId = msg.match_id || this.matchId;
@@ -136,6 +152,7 @@ export class GameState {
     if (Array.isArray(msg.totals)) this.totals = msg.totals;
     const fresh = (msg.type === 'update' && !newHand) ? msg.events : [];
     if (newHand || msg.version !== this.version) this.hint = null;  // a new view: its hint is gone
+    if (newHand) this.between = null;
     this.hand = msg.hand;
     this.version = msg.version;
     this.view = msg.view;

@@ -9,17 +9,19 @@
 import { announcement } from './announce.js';
 import { api } from './api.js';
 import { playCallout, playClick, setMuted, setVolume, soundSettings } from './audio.js';
+import { paintBetween } from './between.js';
+import { bubblesEl, BUBBLE_MS, chatPanel, isMuted, toggleMute } from './chat.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { newEntropy, verifyHand } from './fairness.js';
-import { hasText, onLangChange, t } from './i18n.js';
+import { hasText, lang, onLangChange, t } from './i18n.js';
 import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
 import { hintable } from './hint.js';
 import { loadSchemas } from './lobby.js';
 import { rulesPageEl } from './rulespage.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
-import { actionGroups, avatarEl, declareChoices, handLayout, KEYS_HELP, playerLabel, renderTable } from './table.js';
+import { actionGroups, avatarEl, declareChoices, handLayout, KEYS_HELP, playerLabel, position, renderTable } from './table.js';
 import { clearToasts, closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
@@ -41,6 +43,8 @@ export class Game {
     const s = this.s;
     // hintAsked: the version of the view a hint was asked for (the answer is pending until it comes)
     this.ui = { selected: null, declareMode: false, callouts: {}, hintAsked: null, get busy() { return s.busy; } };
+    this.chats = {};  // seat -> {say, at}: the quick phrase or emote shown over it (chat.js)
+    this.chatOpen = false;
     this.fatal = null;
     this.destroyed = false;
     this.conn = new Connection(this.code, this.token, {
@@ -98,7 +102,10 @@ export class Game {
     }
     if (msg.type === 'welcome') this.fatal = null;
     const out = this.s.receive(msg, Date.now());
-    if (out.serverError) toast(t('server_error', { message: msg.message || msg.code }), 'error');
+    if (out.serverError && hasText('err_' + msg.code)) toast(t('err_' + msg.code), 'warn');
+    else if (out.serverError) toast(t('server_error', { message: msg.message || msg.code }), 'error');
+    if (out.chat) this.onChat(out.chat);
+    if (out.between) this.paintBetween();
     if (out.autoTimeouts) toast(t('auto_on_timeouts'), 'warn');
     if (out.newHand) {
       this.ui.declareMode = false;
@@ -382,6 +389,65 @@ export class Game {
     openModal(box, { label: t('keys_title') });
   }
 
+  // --- quick phrases and emotes (chat.js) -----------------------------------------------
+  /** A seat said something: shown over it for a while, unless I muted that player. */
+  onChat(msg) {
+    const players = this.s.players || [];
+    if (isMuted(players[msg.seat])) return;
+    const said = { say: msg.say, at: Date.now() };
+    this.chats[msg.seat] = said;
+    this.paintChat();
+    setTimeout(() => { if (this.chats[msg.seat] === said) { delete this.chats[msg.seat]; this.paintChat(); } }, BUBBLE_MS + 50);
+  }
+
+  say(id) {
+    if (!this.conn.send({ type: 'chat', say: id })) { toast(t('not_connected'), 'error'); return; }
+    this.chatOpen = false;
+    this.paintChat();
+  }
+
+  /** The chat button, its panel when open and the bubbles, over the table (not in the board). */
+  paintChat() {
+    const wrap = this.root.querySelector(':scope > .table-screen');
+    if (!wrap || this.destroyed) return;
+    wrap.querySelector(':scope > .chat-layer')?.remove();
+    const nameOf = (seat) => playerLabel(this.s.players, seat);
+    wrap.appendChild(bubblesEl(this.chats, (seat) => position(seat, this.seat), nameOf, Date.now()));
+    // the dock is drawn anew only when what it shows changed (the focus stays in the panel)
+    const players = this.s.players || [];
+    const key = JSON.stringify([this.chatOpen, lang(), players.map((p, i) => [nameOf(i), p.kind, isMuted(p)])]);
+    const old = wrap.querySelector(':scope > .chat-dock');
+    if (old && old.dataset.key === key) return;
+    old?.remove();
+    const dock = el('div', 'chat-dock');
+    dock.dataset.key = key;
+    const btn = el('button', 'chat-btn' + (this.chatOpen ? ' on' : ''), t('chat'));
+    btn.type = 'button';
+    btn.setAttribute('aria-expanded', String(this.chatOpen));
+    btn.addEventListener('click', () => { this.chatOpen = !this.chatOpen; this.paintChat(); if (this.chatOpen) wrap.querySelector('.chat-panel button')?.focus(); });
+    dock.appendChild(btn);
+    if (this.chatOpen) {
+      dock.appendChild(chatPanel({
+        players: this.s.players, me: this.seat, nameOf, onSay: (id) => this.say(id),
+        onMute: (seat) => { toggleMute((this.s.players || [])[seat]); delete this.chats[seat]; this.paintChat(); },
+      }));
+    }
+    wrap.appendChild(dock);
+  }
+
+  /** The countdown to the next hand and who is ready, in the settlement (between.js). */
+  paintBetween() {
+    const slot = document.querySelector('#modal .settlement-between');
+    if (!slot) return;
+    const left = this.matchEnd ? null : this.s.countdown(Date.now());
+    paintBetween(slot, left, this.s.between && this.s.between.ready, (seat) => playerLabel(this.s.players, seat));
+    const next = document.querySelector('#modal .next-hand');
+    if (next && this.s.between && this.s.between.ready[this.seat] && !next.disabled) {
+      next.disabled = true;  // 托管 (or my ready): nothing to press
+      next.textContent = t('ready_done');
+    }
+  }
+
   // --- settlement ---------------------------------------------------------------------
   openSettlement(force, missed = false) {
     const ctx = this.s.lastSettlement;
@@ -400,14 +466,15 @@ export class Game {
       lobby.addEventListener('click', () => { closeModal(); this.onLeave(false); });
       buttons.appendChild(lobby);
     } else if (this.view && this.view.result && ctx && ctx.handNo === this.hand) {
-      const next = el('button', 'primary next-hand', t('next_hand'));
+      const next = el('button', 'primary next-hand', t('ready_btn'));
       next.type = 'button';
       next.addEventListener('click', () => {
-        this.conn.send({ type: 'ready' });
+        if (!this.conn.send({ type: 'ready' })) { toast(t('not_connected'), 'error'); return; }
         next.disabled = true;
-        next.textContent = t('waiting_others');
+        next.textContent = t('ready_done');
       });
       buttons.appendChild(next);
+      box.appendChild(el('div', 'settlement-between'));  // the countdown (paintBetween)
     }
     if (ctx && this.s.matchId) {
       const rp = el('a', 'button', t('replay_this'));
@@ -423,6 +490,7 @@ export class Game {
     this.settlementShownFor = ctx ? ctx.handNo : null;
     this.settlementLive = !missed;
     openModal(box, { label: t('settlement'), wide: true, cls: 'settle-modal' });
+    this.paintBetween();
   }
 
   // --- drawing -------------------------------------------------------------------------
@@ -601,6 +669,8 @@ export class Game {
       parts.buttons.push({ label: t('last_settlement'), cls: 'settle-btn', onClick: () => this.openSettlement(true) });
     }
     parts.buttons.push({ label: t('invite'), cls: 'invite', onClick: () => copyText(`${location.origin}${location.pathname}#/join/${this.code}`) });
+    parts.buttons.push({ label: t('watch_link'), cls: 'watch-link', onClick: () => copyText(`${location.origin}${location.pathname}#/watch/${this.code}`) });
+    if (this.s.spectators) parts.watchers = { text: t('spectators_n', { n: this.s.spectators }), title: t('spectators_title', { n: this.s.spectators }) };
     const muted = soundSettings().muted;
     parts.buttons.push({ label: muted ? t('sound_off') : t('sound_on'), cls: 'sound-btn' + (muted ? ' muted' : ''), onClick: () => this.toggleMute(), title: t('sound_title') });
     parts.buttons.push({ label: '?', cls: 'help-btn', onClick: () => this.showHelp(), title: t('keys_title') });
@@ -663,10 +733,12 @@ export class Game {
       banner.appendChild(off);
       wrap.appendChild(banner);
     }
+    this.paintChat();
     this.tick();
   }
 
   tick() {
+    if (this.s.between) this.paintBetween();
     const box = document.getElementById('timer');
     if (!box) return;
     const c = this.s.clock;

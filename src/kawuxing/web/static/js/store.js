@@ -75,3 +75,8 @@ export function getSound() {
   return { muted: Boolean(s.muted), volume };
 }
 export function setSound(sound) { write('kwx.sound', { muted: Boolean(sound.muted), volume: sound.volume }); }
+
+/** The players whose quick phrases and emotes this browser hides (issue 12): keys of
+ * chat.js muteKey (a player's id, else their nickname), kept across rooms. */
+export function getMuted() { return read('kwx.muted', []); }
+export function setMuted(keys) { write('kwx.muted', [...new Set(keys)].slice(-200)); }

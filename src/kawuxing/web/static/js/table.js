@@ -173,7 +173,7 @@ function seatHead(model, seat) {
   const s = view.seats[seat];
   const head = el('div', 'head');
   const pos = el('span', 'pos', positionLabel(seat, model.seat));
-  head.appendChild(pos);
+  if (!(model.watching && seat === model.seat)) head.appendChild(pos);  // a spectator is not 我
   head.appendChild(avatarEl(players, seat));
   const name = el('span', 'name', playerName(players, seat));
   head.appendChild(name);
@@ -599,6 +599,8 @@ function meEl(model, handlers) {
   const all = drawn ? [...codes, drawn] : codes;
   const keys = handKeys(codes, drawn, view.wall, model.handNo ?? '');
   const myTurn = !model.readOnly && (g.discards.size > 0 || declareTiles);
+  // a spectator (model.watching) sees the bottom seat's hand face down until 亮倒 or the end (R13)
+  if (model.watching && !all.length) for (let i = 0; i < s.concealed_count; i++) hand.appendChild(tileEl(null, { back: true }));
   all.forEach((code, i) => {
     const isDrawn = drawn !== null && i === all.length - 1;
     const can = declareTiles ? declareTiles.has(code) : g.discards.has(code);

@@ -80,7 +80,7 @@ export function setConnStatus(status, info = {}) {
   if (status === 'waiting') box._timer = setInterval(paint, 500);
 }
 
-/** The room part of the top bar: {code, hand, preset, buttons[{label, cls, onClick, title}]};
+/** The room part of the top bar: {code, hand, preset, watchers?, buttons[{label, cls, onClick, title}]};
  * null clears it. */
 export function setRoomBar(parts) {
   const box = document.getElementById('room-bar');
@@ -93,6 +93,11 @@ export function setRoomBar(parts) {
   items.push(code);
   if (parts.hand) items.push(el('span', 'hand-no', parts.hand));
   if (parts.preset) items.push(el('span', 'preset', parts.preset));
+  if (parts.watchers) {  // how many watch the room (旁观): {text, title}
+    const w = el('span', 'watchers', parts.watchers.text);
+    w.title = parts.watchers.title;
+    items.push(w);
+  }
   const menu = el('div', 'bar-actions');
   for (const b of parts.buttons || []) {
     const btn = el('button', 'bar-btn ' + (b.cls || ''), b.label);

@@ -1,0 +1,178 @@
+"""Social play in a real browser (issue 12): quick phrases and emotes between two players with a
+remembered mute and the server's rate limit, a spectator (旁观) who watches live and receives no
+hidden tile, and the countdown / ready step between hands in the settlement.
+
+The server and the browser as in test_web_browser (its fixtures and helpers are reused: uvicorn
+in a thread on 127.0.0.1, Debian's Chromium through Playwright, a test wall). Screenshots of the
+chat and of the spectator view go to artifacts/ (docs/ with KAWUXING_UPDATE_DOCS=1).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from kawuxing.server.testing import http
+from kawuxing.tiles import format_tiles, parse_tiles
+from test_web_browser import (DECLARE_HANDS, Watch, browser, declare_room, desktop,  # noqa: F401
+                              play_until_settlement, seat_page, server, shot, state)
+
+
+def two_players(server, browser):
+    """A room of 甲 and 乙 (two pages) and a bot; returns (room, other, contexts, pages)."""
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["human", "human", "heuristic"], "nickname": "甲", "hands": 1,
+        "decision_seconds": 120})
+    assert status == 201, room
+    _, other = http("POST", f"{server.url}/api/rooms/{room['code']}/join", {"nickname": "乙"})
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+                for _ in range(2)]
+    pages = [c.new_page() for c in contexts]
+    watches = [Watch(p) for p in pages]
+    seat_page(pages[0], server, room["code"], room["seat"], room["token"], "甲")
+    seat_page(pages[1], server, room["code"], other["seat"], other["token"], "乙")
+    return room, other, contexts, pages, watches
+
+
+def test_quick_phrases_and_emotes_with_a_remembered_mute(server, browser):
+    """甲 says a phrase and an emote from the chat panel: 乙 sees them over 甲's seat in its
+    words; over the rate (3 at once) 甲 is told to wait; 乙 mutes 甲 — no bubble any more,
+    also after a reload (kept in localStorage)."""
+    room, other, contexts, (a, b), watches = two_players(server, browser)
+    try:
+        me = room["seat"]
+        a.click(".chat-dock .chat-btn")
+        a.click('.chat-panel button.phrase[data-say="hurry"]')
+        bubble = b.locator(f'.chat-bubble[data-seat="{me}"]')
+        bubble.wait_for()
+        assert bubble.inner_text() == "快点吧，等得花儿都谢了"
+        assert "at-" in bubble.get_attribute("class")
+        a.locator(f'.chat-bubble[data-seat="{me}"]').wait_for()  # the speaker sees it too
+        a.click(".chat-dock .chat-btn")
+        a.click('.chat-panel button.emote-btn[data-say="thumbs"]')
+        b.locator(f'.chat-bubble.is-emote[data-say="thumbs"] svg').wait_for()
+        b.click(".chat-dock .chat-btn")  # 乙 opens its panel: the picture of the chat
+        b.locator(".chat-panel").wait_for()
+        shot(b, "chat", "screenshot-chat.png")
+        b.click(".chat-dock .chat-btn")
+        # four more at once: over the limit (3 at once, then one each 2 s) — 甲 is told, and
+        # the last one never reaches 乙
+        for say in ("nice", "oops", "again", "hello"):
+            a.evaluate("(id) => window.__kwx.game.say(id)", say)
+        a.wait_for_selector(".toast >> text=说得太快了")
+        b.wait_for_timeout(500)
+        assert b.locator('.chat-bubble[data-say="hello"]').count() == 0
+        # 乙 mutes 甲
+        b.click(".chat-dock .chat-btn")
+        b.click(f'.chat-panel button.mute[data-seat="{me}"]')
+        assert b.locator(f'.chat-panel button.mute[data-seat="{me}"]').get_attribute("aria-pressed") == "true"
+        assert b.locator(".chat-bubble").count() == 0
+        a.wait_for_timeout(2100)  # one phrase back (0.5 a second)
+        a.click(".chat-dock .chat-btn")
+        a.click('.chat-panel button.phrase[data-say="thanks"]')
+        a.locator('.chat-bubble[data-say="thanks"]').wait_for()
+        b.wait_for_timeout(500)
+        assert b.locator(".chat-bubble").count() == 0
+        b.reload()
+        b.wait_for_selector(".board")
+        assert json.loads(b.evaluate("localStorage.getItem('kwx.muted')")) == ["nick:甲"]
+        a.wait_for_timeout(2100)
+        a.click(".chat-dock .chat-btn")
+        a.click('.chat-panel button.phrase[data-say="bye"]')
+        a.locator('.chat-bubble[data-say="bye"]').wait_for()
+        b.wait_for_timeout(500)
+        assert b.locator(".chat-bubble").count() == 0
+        b.click(".chat-dock .chat-btn")
+        b.click(f'.chat-panel button.mute[data-seat="{me}"]')  # unmuted again
+        assert json.loads(b.evaluate("localStorage.getItem('kwx.muted')")) == []
+        for w in watches:
+            assert not w.errors, w.errors
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def frames_of(page) -> list:
+    """Every WebSocket frame the page receives from now (parsed), in a list filled live."""
+    got: list = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: got.append(json.loads(f))))
+    return got
+
+
+def test_a_spectator_watches_live_and_receives_no_hidden_tile(server, browser, desktop):
+    """The 旁观 link of a room: the spectator's page draws the table read-only with the bottom
+    seat face down; every message it gets holds no seat's own hand, options or clock, no deal
+    hand and no drawn tile (R13); the player sees 旁观 1; at the end the spectator sees the
+    settlement and the countdown; a spectator cannot act."""
+    page, _ = desktop
+    room = declare_room(server, hands=2)
+    seat_page(page, server, room["code"], room["seat"], room["token"])
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+    spectator = ctx.new_page()
+    watch = Watch(spectator)
+    frames = frames_of(spectator)
+    try:
+        spectator.goto(f"{server.url}/#/watch/{room['code']}")
+        spectator.wait_for_selector(".watch-table .board")
+        page.wait_for_selector("#room-bar .watchers >> text=旁观 1")
+        mine = spectator.locator(".watch-table .seat.me .hand .tile")
+        assert mine.count() == 14 and spectator.locator(".watch-table .seat.me .hand .tile.back").count() == 14
+        assert spectator.locator(".watch-table .actions button").count() == 0
+        assert spectator.locator(".chat-dock").count() == 0  # spectators do not chat
+        shot(spectator, "spectator", "screenshot-spectator.png")  # mid-hand: hands face down
+        # the player plays the hand to its end (seat 1 declares 亮倒 on the way)
+        play_until_settlement(page, hand=0)
+        spectator.locator(".watch-below .settlement").wait_for()
+        spectator.locator(".watch-below .between .countdown").wait_for()
+        # the declared seat's hand was shown to the spectator face up, as to the player
+        spectator.locator('.watch-table .seat[data-seat="1"] .tiles.revealed .tile').first.wait_for()
+        shot(spectator, "spectator-end")
+        assert not watch.errors, watch.errors
+    finally:
+        ctx.close()
+    dealt = [format_tiles(sorted(parse_tiles(h))) for h in DECLARE_HANDS]  # as the server spells them
+    seen_views = 0
+    for f in frames:
+        assert f["type"] not in ("refused", "hint", "auto")
+        if f.get("view") and f["view"]["phase"] != "ended":
+            text = json.dumps(f, ensure_ascii=False)
+            assert not any(h in text for h in dealt)  # no dealt hand while the hand is played
+        for e in f.get("events", []):
+            assert not (e["type"] == "deal" and ("hand" in e or "hands" in e))
+            assert not (e["type"] == "draw" and "tile" in e)
+        if "view" in f:
+            v = f["view"]
+            assert v["seat"] is None and f["clock"] is None
+            assert not {"hand", "drawn", "legal", "declare_waits", "ready_waits"} & set(v)
+            for entry in v["seats"]:
+                if v["phase"] != "ended" and not entry["declared"]:
+                    assert "revealed" not in entry  # a hand shown only by 亮倒 or the end
+            seen_views += 1
+    assert seen_views >= 5
+
+
+def test_countdown_and_ready_between_hands(server, desktop):
+    """After a hand the settlement counts down to the next one (the server's hand_pause, 60 s
+    here) and marks who is ready: the two bots at once, the player once 准备 is pressed — then
+    the next hand is dealt at once."""
+    page, _ = desktop
+    room = declare_room(server, hands=2)
+    seat_page(page, server, room["code"], room["seat"], room["token"])
+    play_until_settlement(page, hand=0)
+    line = page.locator("#modal .settlement-between .countdown")
+    line.wait_for()
+    first = int(line.get_attribute("data-seconds"))
+    assert 50 <= first <= 60
+    marks = page.locator("#modal .settlement-between .ready-marks li")
+    assert [marks.nth(i).get_attribute("class") for i in range(3)] == ["off", "on", "on"]
+    assert "未准备" in marks.nth(0).inner_text() and "已准备" in marks.nth(1).inner_text()
+    page.wait_for_function(f"() => Number(document.querySelector('#modal .settlement-between .countdown')"
+                           f".dataset.seconds) < {first}", timeout=5000)
+    shot(page, "settlement-countdown")
+    button = page.locator("#modal button.next-hand")
+    assert button.inner_text() == "准备"
+    started = time.monotonic()
+    button.click()
+    page.wait_for_function("() => window.__kwx.game.hand === 1", timeout=10000)
+    assert time.monotonic() - started < 5  # dealt when everyone was ready, not after 60 s
+    assert state(page)["hand"] == 1
