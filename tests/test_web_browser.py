@@ -645,6 +645,7 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
             if not all_hands and i != view["seat"] and entry.get("hidden_triplets"):
                 codes = codes + [None] * (3 * entry["hidden_triplets"])
             out[str(i)] = {"hand": codes, "river": entry["discards"],
+                           # a concealed kong shows two faces between two backs (R6.1)
                            "melds": [m["tile"] for m in entry["melds"] if m["tile"]
                                      for _ in range(3 if m["kind"] == "pung" else 4)]}
         return out
