@@ -198,7 +198,7 @@ def test_rated_matches_profiles_and_leaderboard(server):
 
     status, prof = get(server, f"/api/players/{ann['player_id']}")
     assert status == 200
-    assert prof["name"] == "ann" and prof["rated_games"] == 2
+    assert prof["name"] == "ann" and prof["rated_games"] == 2 and prof["games"] == 2
     assert prof["rating"] == pytest.approx(1514.2815) and prof["rank"] == 2
     stats = prof["stats"]
     assert (stats["hands"], stats["wins"], stats["win_rate"], stats["deal_ins"],

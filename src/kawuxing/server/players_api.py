@@ -119,12 +119,13 @@ async def set_password(body: SetPassword, request: Request,
 @router.get("/api/players/{player_id}")
 async def profile(player_id: str, request: Request) -> dict:
     """A player's public profile: ``player_id``, ``name``, ``created_at``, ``rating``,
-    ``rated_games``, ``rank`` (None unrated), ``stats`` (:func:`.stats.summary` of every
-    hand played), ``matches`` (newest first: ``match_id``, ``seat``, ``players``,
-    ``totals``, ``status``, ``hands_planned``, ``started_at``, ``finished_at``, ``place``,
-    ``rating_before``, ``rating_after``) and ``hands`` (newest first: ``match_id``,
-    ``number``, ``seat``, ``ended_at``, ``result``, ``outcome``, ``delta``). 404
-    ``no_player``."""
+    ``rated_games``, ``rank`` (None unrated), ``games`` (matches sat in), ``stats``
+    (:func:`.stats.summary` of every hand played), ``matches`` (the newest
+    :data:`PROFILE_MATCHES`, newest first: ``match_id``, ``seat``, ``players``, ``totals``,
+    ``status``, ``hands_planned``, ``started_at``, ``finished_at``, ``place``,
+    ``rating_before``, ``rating_after``) and ``hands`` (the newest :data:`PROFILE_HANDS`:
+    ``match_id``, ``number``, ``seat``, ``ended_at``, ``result``, ``outcome``, ``delta``).
+    404 ``no_player``."""
     _limit(request, "lookup")
     players = _manager(request).store.players
     found = await players.get(player_id) if len(player_id) <= 32 else None
@@ -146,6 +147,7 @@ async def profile(player_id: str, request: Request) -> dict:
     return {"player_id": found["player_id"], "name": found["name"],
             "created_at": found["created_at"], "rating": found["rating"],
             "rated_games": found["rated_games"], "rank": await players.rank(player_id),
+            "games": len({s["match_id"] for s in history["sittings"]}),
             "stats": summary(hands, history["declared"]), "matches": matches, "hands": recent}
 
 

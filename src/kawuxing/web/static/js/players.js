@@ -159,7 +159,7 @@ export async function renderProfile(root, id) {
   const stats = el('section', 'card stats-card');
   stats.appendChild(el('h3', null, t('stats_title')));
   const grid = el('div', 'stats');
-  statRow(grid, t('stat_games'), String(p.matches.length), 'games');
+  statRow(grid, t('stat_games'), String(p.games), 'games');
   statRow(grid, t('stat_hands'), String(s.hands), 'hands');
   statRow(grid, t('stat_win_rate'), percent(s.win_rate), 'win_rate');
   statRow(grid, t('stat_deal_in_rate'), percent(s.deal_in_rate), 'deal_in_rate');
