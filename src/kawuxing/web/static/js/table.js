@@ -259,13 +259,6 @@ function waitsEl(view, codes, label) {
   return box;
 }
 
-/** Face-down tiles of a declared hand the owner kept hidden: the view's hidden_tiles, else its
- * hidden triplets (R8.6, R8.11) — how many, never which. */
-function hiddenCount(s) {
-  if (Number.isInteger(s.hidden_tiles)) return s.hidden_tiles;
-  return (s.hidden_triplets || 0) * 3;
-}
-
 /** A seat's state as classes: in turn, declared (亮倒), won (the hand's result names it). */
 function seatState(box, view, seat) {
   if (view.turn === seat && view.phase !== 'ended') box.classList.add('turn');
@@ -296,7 +289,8 @@ function opponentEl(model, seat) {
     // the whole-table view (views.table_view) gives each seat's tile just drawn: shown apart
     const { codes, drawn } = splitDrawn(s.revealed, s.drawn);
     for (const code of codes) shown.appendChild(tileEl(code, { lang: lang() }));
-    for (let i = 0; i < hiddenCount(s); i++) shown.appendChild(tileEl(null, { back: true, title: t('hidden_triplet') }));
+    // the face-down groups of a 亮倒 (R8.6, R8.11): how many tiles, never which
+    for (let i = 0; i < (s.hidden_tiles || 0); i++) shown.appendChild(tileEl(null, { back: true, title: t('hidden_triplet') }));
     if (drawn) {
       shown.appendChild(tileEl(drawn, { lang: lang(), cls: 'drawn' }));
     } else if (view.turn === seat && view.phase === 'turn' && s.declared && !model.revealAll) {
