@@ -54,7 +54,9 @@ def test_quick_phrases_and_emotes_with_a_remembered_mute(server, browser):
         b.click(".chat-dock .chat-btn")  # 乙 opens its panel: the picture of the chat
         b.locator(".chat-panel").wait_for()
         shot(b, "chat", "screenshot-chat.png")
-        b.click(".chat-dock .chat-btn")
+        b.keyboard.press("Escape")  # the panel closes, the focus back on its button
+        assert b.locator(".chat-panel").count() == 0
+        assert b.evaluate("document.activeElement.classList.contains('chat-btn')")
         # four more at once: over the limit (3 at once, then one each 2 s) — 甲 is told, and
         # the last one never reaches 乙
         for say in ("nice", "oops", "again", "hello"):

@@ -237,3 +237,26 @@ test('entropy for a commitment (docs/fairness.md): fresh, resent, or done', () =
   assert.equal(entropyAccepted({ commitment: 'ab', value: 'y' }, { commitment: 'ab', mine: 'x' }), false);
   assert.equal(entropyAccepted({ commitment: 'ab', value: 'x' }, undefined), false);
 });
+
+test('between hands: next_hand gives the countdown for the view it follows, gone with the next deal (issue 12)', () => {
+  const s = new GameState(0);
+  s.receive({ type: 'sync', hand: 0, version: 40, events: [], view: { legal: [], result: { deltas: [2, -1, -1] } }, totals: [2, -1, -1], clock: null, auto: false }, 0);
+  assert.deepEqual(s.receive({ type: 'next_hand', version: 40, seconds: 15, ready: [false, true, true] }, 1000), { between: true });
+  assert.equal(s.countdown(1000), 15);
+  assert.equal(s.countdown(7500), 8.5);
+  assert.equal(s.countdown(60000), 0);
+  assert.deepEqual(s.between.ready, [false, true, true]);
+  s.receive({ type: 'next_hand', version: 39, seconds: 9, ready: [true, true, true] }, 2000);
+  assert.equal(s.countdown(2000), null);  // of another view than the one shown
+  s.receive({ type: 'update', hand: 1, version: 42, events: [{ n: 0, type: 'deal' }], view: { legal: [] }, totals: [2, -1, -1], clock: null, auto: false }, 3000);
+  assert.equal(s.between, null);
+  assert.equal(s.countdown(3000), null);
+});
+
+test('spectators and chat: the count is kept, a phrase is handed to the page (issue 12)', () => {
+  const s = new GameState(1);
+  assert.deepEqual(s.receive({ type: 'spectators', count: 2 }), { render: true });
+  assert.equal(s.spectators, 2);
+  const msg = { type: 'chat', seat: 0, say: 'hurry' };
+  assert.deepEqual(s.receive(msg), { chat: msg });
+});

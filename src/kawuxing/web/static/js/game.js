@@ -318,6 +318,13 @@ export class Game {
     const target = e.target;
     if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
     const modal = document.getElementById('modal');
+    if (e.key === 'Escape' && this.chatOpen) {  // the chat panel closes first, the focus back on its button
+      this.chatOpen = false;
+      this.paintChat();
+      this.root.querySelector('.chat-dock .chat-btn')?.focus();
+      e.preventDefault();
+      return;
+    }
     if (modal && !modal.hidden) {  // the waiting room's too (the rules page)
       if (e.key === 'Escape') { closeModal(); e.preventDefault(); }
       return;
@@ -473,8 +480,9 @@ export class Game {
         next.disabled = true;
         next.textContent = t('ready_done');
       });
-      buttons.appendChild(next);
-      box.appendChild(el('div', 'settlement-between'));  // the countdown (paintBetween)
+      const row = el('div', 'ready-row');  // first in the dialog: the countdown (paintBetween) and 准备
+      row.append(el('div', 'settlement-between'), next);
+      box.prepend(row);
     }
     if (ctx && this.s.matchId) {
       const rp = el('a', 'button', t('replay_this'));
