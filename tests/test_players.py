@@ -91,13 +91,14 @@ def test_identity_names_and_tokens(server):
                                     "rating": 1500.0, "rated_games": 0, "has_password": False}
     assert get(server, "/api/players/me", "not-a-token")[1]["detail"]["code"] == "bad_player_token"
     assert get(server, "/api/players/me")[1]["detail"]["code"] == "no_token"
-    for same in ("ann li", "ANNLI", " Ann  Li "):  # one name, whatever the case and spaces
+    for same in ("ann li", "ANNLI", " Ann  Li ", "Ａｎｎ Ｌｉ"):  # one name: case, spaces, width
         status, out = post(server, "/api/players", {"name": same})
         assert (status, out["detail"]["code"]) == (409, "name_taken")
-    for botlike in ("老张", "Lao Zhang", "laozhang", "bot 7", "机器人小王", "Xiao Wang"):
+    for botlike in ("老张", "Lao Zhang", "laozhang", "ＬａｏＺｈａｎｇ", "bot 7", "机器人小王",
+                    "Xiao Wang"):
         status, out = post(server, "/api/players", {"name": botlike})
         assert (status, out["detail"]["code"]) == (422, "bot_nickname"), botlike
-    for bad in ("", "   ", "\u3164", "x" * 25):
+    for bad in ("", "   ", "\u3164", "x" * 25, "\ufdfa" * 5):  # ﷺ: 15 letters under NFKC
         status, out = post(server, "/api/players", {"name": bad})
         assert (status, out["detail"]["code"]) == (422, "bad_nickname"), bad
     # a guest may not sit down under a player's name; the player may, and only once

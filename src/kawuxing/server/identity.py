@@ -4,7 +4,7 @@ and the password hash.
 A player's name is a nickname (:func:`~.seats.clean_nickname`: 1-24 visible characters, not
 bot-like) that is also no bot persona's name (老张, Lao Zhang …, :mod:`.personas`): a player
 never passes for a bot. Names are unique per server by :func:`name_key` (case folded, spaces
-removed: "Ann Li" and "annli" are one name). Passwords are optional (a guest identity has
+removed, full-width forms as plain ones: "Ann Li", "annli" and "ＡＮＮ ＬＩ" are one name). Passwords are optional (a guest identity has
 none), 8-128 characters, kept as argon2id hashes (``argon2-cffi``'s defaults, RFC 9106's
 second recommended setting) and never logged.
 """
@@ -12,6 +12,7 @@ second recommended setting) and never logged.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -21,23 +22,30 @@ from .personas import PERSONAS, fold
 from .seats import clean_nickname
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
+NAME_KEY_LENGTH = 64  # kwx_players.name_key
 _HASHER = PasswordHasher()
 # checked against when the name is unknown, so an unknown name costs a login as long as a
 # wrong password does (no telling names apart by the time of the answer)
 _DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))
-_PERSONA_NAMES = frozenset(n for p in PERSONAS for n in p.names())
 
 
 def name_key(name: str) -> str:
-    """The form names are compared in: :func:`~.personas.fold` (``"Ann Li"`` → ``"annli"``)."""
-    return fold(name)
+    """The form names are compared in: NFKC (full-width and compatibility forms as their plain
+    letters: ``"Ｌａｏ"`` is ``"Lao"``), then :func:`~.personas.fold` (``"Ann Li"`` →
+    ``"annli"``). Letters of other scripts that merely look alike (Cyrillic а) stay apart."""
+    return fold(unicodedata.normalize("NFKC", name))
+
+
+_PERSONA_NAMES = frozenset(name_key(n) for p in PERSONAS for n in (p.zh, p.en))
 
 
 def clean_player_name(raw: object) -> str:
     """A player's name as stored: :func:`clean_nickname`'s rules, and not a bot persona's
-    name (Chinese or English, any case and spacing). Raises :class:`RoomError` 422
-    ``bad_nickname``/``bot_nickname``."""
+    name (Chinese or English, any case, spacing and width), and whose :func:`name_key` fits
+    :data:`NAME_KEY_LENGTH`. Raises :class:`RoomError` 422 ``bad_nickname``/``bot_nickname``."""
     name = clean_nickname(raw)
+    if len(name_key(name)) > NAME_KEY_LENGTH:  # a few characters NFKC makes many of (﷽)
+        raise RoomError(422, "nickname: too long once written out", "bad_nickname")
     if name_key(name) in _PERSONA_NAMES:
         raise RoomError(422, "nickname: that is the name of one of the server's bots",
                         "bot_nickname")
