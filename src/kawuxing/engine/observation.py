@@ -9,6 +9,8 @@ on the wall order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import add, not_
 
 from ..face_down import tile_count, without
 from ..melds import MELD_CONCEALED_KONG
@@ -65,58 +67,60 @@ def observe(hand: Hand, seat: int | None) -> Observation:
     through ``revealed``. ``seat`` None: a spectator's (旁观), public information only — no
     concealed hand of its own (``concealed`` all 0, ``drawn`` None), every seat as another
     seat sees it."""
-    ended = hand.phase == ENDED
-    own = [0] * len(hand.seats[0].concealed) if seat is None else hand.seats[seat].concealed
+    phase = hand.phase
+    ended = phase == ENDED
+    seats, current = hand.seats, hand.current
+    own = [0] * len(seats[0].concealed) if seat is None else seats[seat].concealed
     visible = list(own)
-    melds, discards, revealed, waits = [], [], [], []
-    for i, s in enumerate(hand.seats):
+    hide_kongs = not ended and not hand.rules.concealed_kong_visible  # R6.1
+    melds, revealed, waits = [], [], []
+    for i, s in enumerate(seats):
         seat_melds = []
         for m in s.melds:
-            hide = (m.kind == MELD_CONCEALED_KONG and i != seat and not ended
-                    and not hand.rules.concealed_kong_visible)
-            seat_melds.append((m.kind, None if hide else m.tile))
-            if not hide:
+            if hide_kongs and m.kind == MELD_CONCEALED_KONG and i != seat:
+                seat_melds.append((m.kind, None))
+            else:
+                seat_melds.append((m.kind, m.tile))
                 visible[m.tile] += m.size
         melds.append(tuple(seat_melds))
-        discards.append(tuple(s.discards))
-        for tile, taken in zip(s.discards, s.claimed):
-            if not taken:
-                visible[tile] += 1
+        for tile in compress(s.discards, map(not_, s.claimed)):  # the river, not taken
+            visible[tile] += 1
         shown = None
         if i != seat and (s.declared or ended):
             shown = list(s.concealed)
             if not ended:
                 shown = without(shown, s.hidden)
-                if s.drawn is not None and hand.current == i and shown[s.drawn]:
+                if s.drawn is not None and current == i and shown[s.drawn]:
                     shown[s.drawn] -= 1
-                if hand.phase == ROB and hand.pending.seat == i and shown[hand.pending.tile]:
+                if phase == ROB and hand.pending.seat == i and shown[hand.pending.tile]:
                     # the tile being added (R6.2) is on the table, counted once below
                     shown[hand.pending.tile] -= 1
-            for k, c in enumerate(shown):
-                visible[k] += c
+            visible = list(map(add, visible, shown))
             shown = tuple(shown)
         revealed.append(shown)
         waits.append(tuple(s.waits) if s.declared else ())
     table = None
-    if hand.phase in (CLAIM, ROB):
+    if phase in (CLAIM, ROB):
         table = (hand.pending.seat, hand.pending.tile, hand.pending.robbing)
         if hand.pending.robbing and hand.pending.seat != seat:  # the tile being added is shown
             visible[hand.pending.tile] += 1
-    piao_known = hand.phase != PIAO_PHASE
+    piao_known = phase != PIAO_PHASE
+    s0, s1, s2 = seats
     return Observation(
-        rules=hand.rules, seat=seat, dealer=hand.dealer, phase=hand.phase,
-        turn=hand.current if hand.phase not in (PIAO_PHASE, ENDED) else None,
+        rules=hand.rules, seat=seat, dealer=hand.dealer, phase=phase,
+        turn=current if phase not in (PIAO_PHASE, ENDED) else None,
         wall_left=hand.wall_left, concealed=tuple(own),
-        drawn=hand.seats[seat].drawn if hand.current == seat and hand.phase != ENDED else None,
-        melds=tuple(melds), discards=tuple(discards),
-        claimed=tuple(tuple(s.claimed) for s in hand.seats),
-        declared=tuple(s.declared for s in hand.seats), waits=tuple(waits),
+        drawn=seats[seat].drawn if current == seat and not ended else None,
+        melds=tuple(melds), discards=(tuple(s0.discards), tuple(s1.discards), tuple(s2.discards)),
+        claimed=(tuple(s0.claimed), tuple(s1.claimed), tuple(s2.claimed)),
+        declared=(s0.declared, s1.declared, s2.declared), waits=tuple(waits),
         revealed=tuple(revealed),
-        hidden_tiles=tuple(0 if ended else tile_count(s.hidden) for s in hand.seats),
-        concealed_count=tuple(sum(s.concealed) for s in hand.seats),
+        hidden_tiles=tuple(tile_count(s.hidden) if s.hidden and not ended else 0
+                           for s in seats),
+        concealed_count=(sum(s0.concealed), sum(s1.concealed), sum(s2.concealed)),
         visible=tuple(visible), table=table, deltas=tuple(hand.deltas),
         piao=tuple(s.piao if (i == seat or piao_known) else None
-                   for i, s in enumerate(hand.seats)))
+                   for i, s in enumerate(seats)))
 
 
 def position_observation(rules: RuleSet, concealed: list[int],
