@@ -437,3 +437,15 @@ def test_r8_12_bots_see_the_waits_each_face_down_choice_keeps():
                     T("3p"): T("4p", "5p"), T("3p", "6p"): T("4p")}
     act(hand, 0, DISCARD, "6z", declare=True, hidden=("3p", "6p"))
     assert hand.seats[0].waits == T("4p")
+
+
+def test_r8_19_no_kong_on_the_last_tile():
+    """R8.19 with R5.2: the fourth 6p drawn as the last tile of the wall is not konged (nobody
+    kongs after drawing the last tile); seat 0 discards it (R5.1, R8.2)."""
+    hand = new_hand(READY, "6z 9p 9p 6p", declared_auto_kong=True)
+    act(hand, 0, DISCARD, "6z", declare=True)
+    act(hand, 1, DISCARD, "9p")
+    act(hand, 2, DISCARD, "9p")
+    pass_all(hand)
+    assert hand.wall_left == 0 and kong_events(hand) == []
+    assert hand.legal_actions(0) == [make(0, DISCARD, "6p")]
