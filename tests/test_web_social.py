@@ -67,7 +67,8 @@ def test_quick_phrases_and_emotes_with_a_remembered_mute(server, browser):
         # 乙 mutes 甲
         b.click(".chat-dock .chat-btn")
         b.click(f'.chat-panel button.mute[data-seat="{me}"]')
-        assert b.locator(f'.chat-panel button.mute[data-seat="{me}"]').get_attribute("aria-pressed") == "true"
+        mute = b.locator(f'.chat-panel button.mute[data-seat="{me}"]')
+        assert mute.get_attribute("aria-pressed") == "true"
         assert b.locator(".chat-bubble").count() == 0
         a.wait_for_timeout(2100)  # one phrase back (0.5 a second)
         a.click(".chat-dock .chat-btn")
@@ -118,7 +119,8 @@ def test_a_spectator_watches_live_and_receives_no_hidden_tile(server, browser, d
         spectator.wait_for_selector(".watch-table .board")
         page.wait_for_selector("#room-bar .watchers >> text=旁观 1")
         mine = spectator.locator(".watch-table .seat.me .hand .tile")
-        assert mine.count() == 14 and spectator.locator(".watch-table .seat.me .hand .tile.back").count() == 14
+        backs = spectator.locator(".watch-table .seat.me .hand .tile.back")
+        assert mine.count() == 14 and backs.count() == 14
         assert spectator.locator(".watch-table .actions button").count() == 0
         assert spectator.locator(".chat-dock").count() == 0  # spectators do not chat
         shot(spectator, "spectator", "screenshot-spectator.png")  # mid-hand: hands face down
@@ -127,12 +129,13 @@ def test_a_spectator_watches_live_and_receives_no_hidden_tile(server, browser, d
         spectator.locator(".watch-below .settlement").wait_for()
         spectator.locator(".watch-below .between .countdown").wait_for()
         # the declared seat's hand was shown to the spectator face up, as to the player
-        spectator.locator('.watch-table .seat[data-seat="1"] .tiles.revealed .tile').first.wait_for()
+        declared = spectator.locator('.watch-table .seat[data-seat="1"] .tiles.revealed .tile')
+        declared.first.wait_for()
         shot(spectator, "spectator-end")
         assert not watch.errors, watch.errors
     finally:
         ctx.close()
-    dealt = [format_tiles(sorted(parse_tiles(h))) for h in DECLARE_HANDS]  # as the server spells them
+    dealt = [format_tiles(sorted(parse_tiles(h))) for h in DECLARE_HANDS]  # the server's spelling
     seen_views = 0
     for f in frames:
         assert f["type"] not in ("refused", "hint", "auto")
@@ -168,8 +171,9 @@ def test_countdown_and_ready_between_hands(server, desktop):
     marks = page.locator("#modal .settlement-between .ready-marks li")
     assert [marks.nth(i).get_attribute("class") for i in range(3)] == ["off", "on", "on"]
     assert "未准备" in marks.nth(0).inner_text() and "已准备" in marks.nth(1).inner_text()
-    page.wait_for_function(f"() => Number(document.querySelector('#modal .settlement-between .countdown')"
-                           f".dataset.seconds) < {first}", timeout=5000)
+    page.wait_for_function("(first) => Number(document.querySelector("
+                           "'#modal .settlement-between .countdown').dataset.seconds) < first",
+                           arg=first, timeout=5000)
     shot(page, "settlement-countdown")
     button = page.locator("#modal button.next-hand")
     assert button.inner_text() == "准备"

@@ -29,11 +29,14 @@ class ChatLimits:
     clock ``now`` (seconds); :meth:`allow` spends one of ``seat``'s."""
 
     def __init__(self, rate: float, burst: float, now: Callable[[], float]) -> None:
-        self.rate, self.burst, self.now = rate, burst, now
+        self.rate, self.burst, self.now = rate, max(1.0, burst), now
         self.buckets: dict[int, TokenBucket] = {}
 
     def allow(self, seat: int) -> bool:
-        """True (and one phrase counted) if ``seat`` may say something now."""
+        """True (and one phrase counted) if ``seat`` may say something now; always False
+        with ``rate`` 0 (chat turned off)."""
+        if self.rate <= 0:
+            return False
         bucket = self.buckets.get(seat)
         if bucket is None:
             bucket = self.buckets[seat] = TokenBucket(self.rate, self.burst, self.now)

@@ -65,8 +65,9 @@ class ServerConfig:
       dealt when it ends, or sooner once every seat is ready (a player's ``ready``; bots,
       托管 and dropped seats are ready at once; :meth:`kawuxing.server.pacing.Pacer.ready`).
     - Social play: a seat sends at most ``chat_burst`` quick phrases or emotes at once, then
-      one per ``1 / chat_rate`` seconds (KAWUXING_CHAT_RATE, KAWUXING_CHAT_BURST); at most
-      ``max_spectators`` spectators (旁观) watch a room (0: none may, KAWUXING_MAX_SPECTATORS).
+      one per ``1 / chat_rate`` seconds (KAWUXING_CHAT_RATE, 0 turns chat off;
+      KAWUXING_CHAT_BURST); at most ``max_spectators`` spectators (旁观) watch a room (0:
+      none may, KAWUXING_MAX_SPECTATORS).
     - ``claim_window``: the minimum length, in seconds, of the claim window that follows
       every discard (and every added kong that could be robbed) in a room with players
       (R13.2): bots answer and seats without an option are passed for when it is over, and

@@ -10,8 +10,9 @@ Every message is one JSON object in one text frame, with a ``type``.
 - **Server → client** ("ClientOut"): one builder per message type — :func:`welcome`,
   :func:`sync`, :func:`update`, :func:`missed`, :func:`players`, :func:`auto`,
   :func:`entropy_ok`, :func:`refused`, :func:`error`, :func:`match_end`, :func:`chat`,
-  :func:`spectators`, :func:`next_hand`, :func:`replaced`, :func:`left`, :func:`pong` — and :func:`clock` for the ``clock`` field. Nothing else in the
-  server writes a message dict; :func:`encode` turns one into its text frame.
+  :func:`spectators`, :func:`next_hand`, :func:`replaced`, :func:`left`, :func:`pong` — and
+  :func:`clock` for the ``clock`` field. Nothing else in the server writes a message dict;
+  :func:`encode` turns one into its text frame.
 
 The codes of ``refused`` and ``error``, the reasons of ``auto`` and the close codes are
 constants here.
