@@ -283,7 +283,9 @@ class Pacer:
     # --- between hands ---------------------------------------------------------------
     def ready(self) -> list[bool]:
         """Per seat, whether it is ready for the next hand: a player who sent ``ready``, and
-        at once a bot seat, a seat under 托管 and a player whose connection dropped."""
+        at once a bot seat, a seat under 托管 and a player whose connection dropped. (Told
+        only between hands: that a seat is under 托管 — after timeouts, which a seat with no
+        option never has — says nothing of a hand still in play, R13.)"""
         seats = self.room.seats
         return [seats.botted(s.index) or s.conn is None or s.ready for s in seats]
 
