@@ -17,7 +17,7 @@ import { parseTiles } from './notation.js';
 export const KEYS_HELP = [
   ['1-9 0', 'key_select'], ['← →', 'key_move'], ['Enter', 'key_discard'], ['D', 'key_drawn'],
   ['H', 'act_win'], ['P', 'act_pung'], ['K', 'act_kong'], ['L', 'act_declare'], ['Space', 'act_pass'],
-  ['T', 'act_hint'], ['M', 'key_mute'], ['Esc', 'key_cancel'], ['?', 'key_help'],
+  ['T', 'act_hint'], ['M', 'key_mute'], ['R', 'key_rules'], ['Esc', 'key_cancel'], ['?', 'key_help'],
 ];
 
 /** Position of ``seat`` as seen from ``me``: 'me', 'right' (下家), 'left' (上家). */
