@@ -381,3 +381,19 @@ def test_tensor_is_the_table_cell_by_cell(preset):
             seat = env.possible_agents.index(agent)
             chosen = bots[seat].act(observe(env.hand, seat), env.hand.legal_actions(seat))
             env.step(action_index(chosen, env.hand.seats[seat].concealed, rules))
+
+
+def test_piao_modes_fixed_and_first_hand():
+    """R11.2: ``fixed`` gives every seat ``piao_fixed`` without a phase; ``first_hand``: the
+    漂 chosen before the first hand (the 漂 indices, R11.1) holds all match."""
+    env = aec_env(RuleSet.preset(piao_mode="fixed", piao_fixed=2), seed=1)
+    env.reset()
+    assert [s.piao for s in env.hand.seats] == [2, 2, 2] and env.hand.phase == "turn"
+    rules = RuleSet.preset(piao_choices=[0, 1, 2, 5], piao_mode="first_hand", hands_per_match=2)
+    env = aec_env(rules, seed=1, per_match=True)
+    env.reset()
+    assert sorted(env.legal_actions(env.agent_selection)) == list(range(table.PIAO_BASE,
+                                                                       table.PIAO_BASE + 4))
+    play_random(env, random.Random(3))
+    first, second = env.match.hands
+    assert [s.piao for s in second.seats] == [s.piao for s in first.seats]

@@ -68,8 +68,8 @@ class KawuxingAEC(AECEnv):
 
     ``rules``: a :class:`RuleSet` (default the ``standard`` preset). ``seed``: the seed of the
     first :meth:`reset` without one. ``per_match``: an episode is a match, not a hand.
-    ``piao``: every seat's 漂 preset (R11.1; default: the seats choose when the rules have
-    ``piao_choices``).
+    ``piao``: every seat's 漂 preset (R11.1; default: as the rules say — chosen in a piao
+    phase with ``piao_choices``, once a match or fixed under R11.2 ``piao_mode``, else 0).
     """
 
     metadata = {"name": "kawuxing_v0", "render_modes": [], "is_parallelizable": False}
@@ -85,7 +85,6 @@ class KawuxingAEC(AECEnv):
             "observation": spaces.Box(-np.inf, np.inf, SHAPE, np.float32),
             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})
         self._act_space = spaces.Discrete(NUM_ACTIONS)
-        self._seed = seed
         self._rng = random.Random(seed)
         self.hand: Hand | None = None
         self.match: Match | None = None
@@ -109,7 +108,7 @@ class KawuxingAEC(AECEnv):
         episode = self._rng.getrandbits(64)
         options = options or {}
         walls = [options["wall"]] if "wall" in options else None
-        self.match = Match(self.rules, seed=episode, piao=self._piao(), walls=walls,
+        self.match = Match(self.rules, seed=episode, piao=self.piao, walls=walls,
                            dealer=options.get("dealer"), windows=True)
         self.hand = self.match.hand
         self.agents = list(AGENTS)
@@ -121,11 +120,6 @@ class KawuxingAEC(AECEnv):
         self._scores = [0, 0, 0]  # each seat's score change in the episode so far
         self._base = [0, 0, 0]  # ... before the hand in play (per_match)
         self._choose()
-
-    def _piao(self) -> list[int] | None:
-        if self.piao is not None:
-            return list(self.piao)
-        return None if self.rules.piao_choices else [0, 0, 0]
 
     def _choose(self) -> None:
         """Point ``agent_selection`` at the seat to decide and map its legal actions."""
