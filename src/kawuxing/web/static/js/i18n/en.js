@@ -507,7 +507,6 @@ export const en = {
   adding_kong: 'adds a kong',
   your_turn: 'Your turn',
   their_turn: '{who} to play',
-  my_discards: 'My discards',
   your_hand: 'Your hand',
   meld_pung: 'pung',
   meld_concealed_kong: 'concealed kong',

@@ -511,7 +511,6 @@ export const zh = {
   adding_kong: '补杠',
   your_turn: '轮到你',
   their_turn: '{who}出牌',
-  my_discards: '我的出牌',
   your_hand: '你的手牌',
   meld_pung: '碰',
   meld_concealed_kong: '暗杠',
