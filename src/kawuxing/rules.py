@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+import zlib
 from dataclasses import asdict, dataclass, field, fields, replace
 from importlib import resources
 from typing import Any
@@ -251,7 +252,13 @@ class RuleSet:
                              "(R8.18: a declared player who must win never passes one)")
 
     def __hash__(self) -> int:
-        return hash(json.dumps(self.to_dict(), sort_keys=True))
+        """Of the options, computed once (the instance is frozen; bots key caches by it), as
+        a CRC so that a copy pickled to another process keeps a valid cached hash."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = zlib.crc32(json.dumps(self.to_dict(), sort_keys=True).encode())
+            object.__setattr__(self, "_hash", cached)
+        return cached
 
     @classmethod
     def preset(cls, name: str = DEFAULT_PRESET, **overrides: object) -> RuleSet:
