@@ -9,9 +9,10 @@ forced discard (R8.2) or by a concealed opponent's discard; someone else may win
   (R7.3, ×1 waits self-draw only). Opponents do not know the waits, so they feed them often;
   drawing a declared opponent's wait means holding it back (the hand suffers).
 - Declared: every wait is worth ×2 (R8.4, so a ×1 wait becomes discard-winnable); a discarder
-  pays double (包胡, R8.4/R8.5). But the opponents see the waits and avoid them, the hand
-  must discard every draw (R8.2) — feeding a declared opponent at double — and if nobody wins
-  the declarer pays 荒庄 compensation (R10.2), which matters near the end of the wall.
+  pays double (包胡, R8.4/R8.5; one share under R8.9 ``bao_hu`` none). But the opponents see
+  the waits and avoid them, the hand must discard every draw (R8.2) — feeding a declared
+  opponent at double — and if nobody wins the declarer pays 荒庄 compensation (R10.2,
+  R10.3), which matters near the end of the wall.
 
 Figures are in base units; the constants are rough rates, tuned by simulation.
 """
@@ -23,6 +24,7 @@ from ..engine.observation import Observation
 from ..face_down import fixed_waits, pungs
 from ..melds import MELD_PUNG
 from ..tiles import kinds_for_suits
+from ..transfers import CHA_JIAO_MODES, draw_compensation
 from .hints import WaitValue, unseen
 
 FEED_UNAWARE = 0.5  # per round: a concealed opponent throws a given unseen wait copy's kind, × u/U
@@ -45,18 +47,20 @@ def kept_waits(obs: Observation, action: Action) -> list[int]:
 
 
 def compensation(obs: Observation, declared: bool) -> int:
-    """The player's net 荒庄 compensation (R10.2) if the hand ends drawn, declaring or not
-    (units): ``per_declarer``: each declarer pays each non-declarer 1 (all three declared:
-    nobody pays); ``first_declarer``: the first to declare pays each other player 1."""
-    others = sum(d for s, d in enumerate(obs.declared) if s != obs.seat)
+    """The player's net 荒庄 compensation (units, base 1) if the hand ends drawn, declaring or
+    not, by :func:`kawuxing.transfers.draw_compensation` (the others' declarations first):
+    R10.2 ``per_declarer`` (each declarer pays each non-declarer 1; all three declared: nobody
+    pays), ``first_declarer`` (the first to declare pays each other player 1), R10.3
+    ``first_declarer_2`` (2 each); 0 under ``none`` and 查叫 (R10.3: it depends on hands the
+    player cannot see, and both a declared and a ready concealed hand collect)."""
     mode = obs.rules.draw_compensation
-    if mode == "per_declarer":
-        return -(2 - others) if declared else others
-    if mode == "first_declarer":
-        if others:
-            return 1  # someone else declared first: they pay the player either way
-        return -2 if declared else 0
-    return 0
+    if mode in CHA_JIAO_MODES:
+        return 0
+    declarers = [s for s in range(3) if s != obs.seat and obs.declared[s]]
+    if declared:
+        declarers.append(obs.seat)
+    return sum(t.amount * ((t.payee == obs.seat) - (t.payer == obs.seat))
+               for t in draw_compensation(declarers, mode, 1))
 
 
 def hand_ev(obs: Observation, waits: list[WaitValue] | tuple[WaitValue, ...],
@@ -71,7 +75,8 @@ def hand_ev(obs: Observation, waits: list[WaitValue] | tuple[WaitValue, ...],
     opponents = [s for s in range(3) if s != obs.seat]
     feeders = [s for s in opponents if obs.declared[s]]  # must discard their draws (R8.2)
     hidden = len(opponents) - len(feeders)
-    double = declared and rules.mutual_declared == "double"  # R8.5: a declared discarder
+    bao = rules.bao_hu != "none"  # R8.9 none: a declared winner gets one share, no 包胡
+    double = declared and bao and rules.mutual_declared == "double"  # R8.5: a declared discarder
     feed = FEED_AWARE if declared else FEED_UNAWARE
     rate = value = 0.0
     for w in waits:
@@ -79,7 +84,7 @@ def hand_ev(obs: Observation, waits: list[WaitValue] | tuple[WaitValue, ...],
         rate += q
         value += q * 2 * w.self_draw  # both others pay (R7.2)
         if w.discard:
-            pay = 2 * w.discard if declared else w.discard  # 包胡 (R8.4)
+            pay = 2 * w.discard if declared and bao else w.discard  # 包胡 (R8.4)
             rate += q * (len(feeders) + feed * hidden)
             value += q * (len(feeders) * (2 * w.discard if double else w.discard)
                           + feed * hidden * pay)
@@ -90,7 +95,7 @@ def hand_ev(obs: Observation, waits: list[WaitValue] | tuple[WaitValue, ...],
         others += q
         if declared:  # the player's own draws are thrown into their waits
             others += q
-            pay = DECLARED_MULTIPLIER * (2 if rules.mutual_declared == "double" else 1)
+            pay = DECLARED_MULTIPLIER * (2 if bao and rules.mutual_declared == "double" else 1)
             cost += q * pay
         else:
             cost += q * HOLD_BACK_LOSS
