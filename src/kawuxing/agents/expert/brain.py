@@ -21,7 +21,7 @@ from ...shapes import shanten
 from ...tiles import tile_str, tiles_of
 from ..declare import kept_waits
 from .danger import Danger, discard_danger
-from .table import DEFAULT_PARAMS, Params, Table
+from .table import DEFAULT_PARAMS, Params, Table, win_money
 from .value import MeldKey, Valuer, ready_race
 
 NO_DANGER = Danger(0.0, 0.0)
@@ -180,8 +180,9 @@ class _Brain:
         obs, t = self.obs, self.t
         tile = obs.drawn if obs.drawn is not None else next(k for k, c in enumerate(counts) if c)
         counts[tile] -= 1
-        m = self._multiplier(counts, tile, SELF_DRAW, last=obs.wall_left == 0)
-        money = t.self_draw_money(m)
+        money = self._win_money(counts, tile, SELF_DRAW, None)
+        if obs.wall_left:  # R14.1: horses after a self-draw, none on an empty wall
+            money += t.horse_money(tile, self.declared)
         return Choice(a, money, (("win", {"money": money}),))
 
     def _discard(self, a: Action, counts: list[int], forced: bool) -> Choice:
@@ -243,9 +244,8 @@ class _Brain:
         discarder, tile, robbing = obs.table
         counts = list(obs.concealed)
         if a.verb == WIN:
-            m = self._multiplier(counts, tile, ROBBING_KONG if robbing else BY_DISCARD,
-                                 last=obs.wall_left == 0)
-            money = t.discard_money(m, discarder, t.bao_hu_on(discarder, self.declared))
+            money = self._win_money(counts, tile, ROBBING_KONG if robbing else BY_DISCARD,
+                                    discarder)
             return Choice(a, money, (("win", {"money": money}),))
         if a.verb == PASS:
             value = self.valuer.hand(counts, t.draws_left((discarder + 1) % 3))
@@ -290,16 +290,25 @@ class _Brain:
         return Choice(a, ev, tuple(reasons), t.params.pung_bonus if nearer else 0.0)
 
     # --- helpers --------------------------------------------------------------------------
-    def _multiplier(self, counts: list[int], tile: int, win_by: str, last: bool) -> int:
-        """The capped multiplier of my win on ``tile`` (``counts`` without it)."""
+    def _win_money(self, counts: list[int], tile: int, win_by: str,
+                   payer: int | None) -> float:
+        """What my legal win on ``tile`` (``counts`` without it) now collects, by the room's
+        settlement (:func:`.table.win_money`, R18.3; ``payer`` the discarder or konger, None
+        for a self-draw); a ×1 payment if it cannot be scored here."""
+        t = self.t
+        declared = payer is not None and t.declared[payer]
         try:
             v = score_hand(WinningHand(tuple(tiles_of(counts)), tile, win_by,
                                        tuple(Meld(k, m) for k, m in self.melds),
                                        after_kong=self.after_kong and win_by == SELF_DRAW,
-                                       last_tile=last, declared=self.declared), self.t.rules)
+                                       last_tile=self.obs.wall_left == 0,
+                                       declared=self.declared, discarder_declared=declared),
+                           t.rules)
         except ScoringError:
-            return 1
-        return max(1, v.multiplier)
+            v = None
+        if v is None or not v.legal:  # the engine listed the win: price it at ×1
+            return t.self_draw_money(1) if payer is None else t.discard_money(1, payer, False)
+        return win_money(v, t.money_key, payer)
 
     def _hand_reasons(self, counts: list[int], declared: bool,
                       melds: MeldKey | None = None) -> list[tuple[str, dict]]:
