@@ -34,8 +34,8 @@ from ..engine.match import Match
 from ..engine.observation import observe
 from ..engine.state import CLAIM, ENDED, PIAO_PHASE, ROB
 from ..rules import RuleSet
-from .actions import NUM_ACTIONS, UnmappedAction, legal_indices
-from .tensors import HIDDEN_SHAPE, SHAPE, observation_tensor, privileged_tensor
+from .actions import NUM_ACTIONS, legal_indices
+from .tensors import SHAPE, observation_tensor, privileged_tensor
 
 AGENTS = ("seat_0", "seat_1", "seat_2")
 
@@ -199,4 +199,4 @@ def aec_env(rules: RuleSet | None = None, seed: int | None = None, per_match: bo
     return KawuxingAEC(rules, seed, per_match, piao)
 
 
-__all__ = ["AGENTS", "IllegalEnvAction", "KawuxingAEC", "UnmappedAction", "aec_env", "next_seat"]
+__all__ = ["AGENTS", "IllegalEnvAction", "KawuxingAEC", "aec_env", "next_seat"]

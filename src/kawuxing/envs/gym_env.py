@@ -21,7 +21,7 @@ import numpy as np
 from ..agents import make_agent
 from ..engine.observation import observe
 from ..rules import RuleSet
-from .actions import NUM_ACTIONS, action_index
+from .actions import action_index
 from .aec import AGENTS, KawuxingAEC
 
 ENV_ID = "kawuxing/Kawuxing-v0"
@@ -115,4 +115,4 @@ class KawuxingGym(gymnasium.Env):
         return self._obs()["action_mask"].astype(bool)
 
 
-__all__ = ["ENV_ID", "KawuxingGym", "NUM_ACTIONS"]
+__all__ = ["ENV_ID", "KawuxingGym"]
