@@ -103,7 +103,7 @@ def secrets_of(hand, seat: int) -> tuple[set[str], list[list[str]]]:
     for i, s in enumerate(hand.seats):
         if i == seat or sum(s.concealed) < 5:
             continue
-        face_down = any(s.concealed[k] >= 3 for k in s.hidden)
+        face_down = bool(s.hidden)  # face-down groups (R8.6, R8.11; a konged triplet leaves)
         if not s.declared or face_down or (s.drawn is not None and hand.current == i):
             strings.add(format_tiles(s.concealed_tiles()))
     rest = hand.draws[len(hand.draws) - hand.wall_left:]
