@@ -46,6 +46,7 @@ def test_quick_phrases_and_emotes_with_a_remembered_mute(server, browser):
         bubble = b.locator(f'.chat-bubble[data-seat="{me}"]')
         bubble.wait_for()
         assert bubble.inner_text() == "快点吧，等得花儿都谢了"
+        assert "甲：快点吧，等得花儿都谢了" in b.locator(".announcer").inner_text()  # aria-live
         assert "at-" in bubble.get_attribute("class")
         a.locator(f'.chat-bubble[data-seat="{me}"]').wait_for()  # the speaker sees it too
         a.click(".chat-dock .chat-btn")

@@ -10,7 +10,7 @@ import { announcement } from './announce.js';
 import { api } from './api.js';
 import { playCallout, playClick, setMuted, setVolume, soundSettings } from './audio.js';
 import { paintBetween } from './between.js';
-import { bubblesEl, BUBBLE_MS, chatPanel, isMuted, toggleMute } from './chat.js';
+import { bubblesEl, BUBBLE_MS, chatPanel, isMuted, sayText, toggleMute } from './chat.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { newEntropy, verifyHand } from './fairness.js';
@@ -404,6 +404,11 @@ export class Game {
     const said = { say: msg.say, at: Date.now() };
     this.chats[msg.seat] = said;
     this.paintChat();
+    const live = this.root.querySelector('.table-screen > .announcer');  // read out, as a discard is
+    if (live) {
+      live.appendChild(el('p', null, t('chat_said', { who: playerLabel(this.s.players, msg.seat), text: sayText(msg.say) })));
+      while (live.children.length > 6) live.firstChild.remove();
+    }
     setTimeout(() => { if (this.chats[msg.seat] === said) { delete this.chats[msg.seat]; this.paintChat(); } }, BUBBLE_MS + 50);
   }
 
