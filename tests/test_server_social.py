@@ -204,3 +204,31 @@ def test_no_countdown_message_without_a_pause(tmp_path):
             await settle(room, clock)
             assert room.match.number == 1 and not sinks[0].of("next_hand")
     asyncio.run(main())
+
+
+def test_a_watched_room_of_bots_plays_at_a_pace_people_can_follow(tmp_path):
+    """A room of bots nobody watches plays at full speed; while a spectator watches, its bots
+    wait bot_delay (0.5 s here) before each move, as in a room with players."""
+    async def main():
+        async with server(tmp_path, bot_delay=0.5) as (manager, clock):
+            created = await manager.create_room(seats=["heuristic"] * 3, walls=[CLAIM_WALL],
+                                                options=SEAT0, hands=1)
+            room = manager.get(created["code"])
+            watcher = Sink()
+            await room.post(room.watch, watcher)
+            room.pacer.schedule()
+            await settle(room, clock)
+            hand = room.match.hand
+            moves = len(hand.actions)
+            assert moves <= 1 and not hand.ended  # (a move due before the spectator came)
+            clock.advance(0.4)
+            await settle(room, clock)
+            assert len(hand.actions) == moves  # the bots wait their pause
+            clock.advance(0.1)
+            await settle(room, clock)
+            assert len(hand.actions) > moves
+            await room.post(room.unwatch, watcher)  # nobody watches: full speed again
+            clock.advance(0.5)  # (the moves already due keep their pause)
+            await settle(room, clock)
+            assert room.finished  # the rest at once, with no time passing
+    asyncio.run(main())

@@ -10,7 +10,8 @@ room's task like any command, and checks on arrival that the room has not moved 
   of the hand's reserve; time beyond ``decision_seconds`` comes out of the reserve. When it runs
   out :class:`~kawuxing.agents.timeout.TimeoutAgent` plays for the seat; after ``auto_after``
   timeouts in a row a bot plays it (托管) until the player acts again.
-- **Bots** (bot seats and seats under 托管) act after ``bot_delay`` in a room with players,
+- **Bots** (bot seats and seats under 托管) act after ``bot_delay`` in a room with players
+  or spectators (:meth:`Pacer.watched`; a room of bots nobody watches plays at full speed),
   varied by up to ``bot_jitter`` of it (:meth:`Pacer.bot_pause`, the server's own RNG, one
   draw per move whatever the bot could do: R13.2). In a claim window they answer at its end.
 - **The claim window** (R13.2): after every discard (and added kong that may be robbed) in a
@@ -93,6 +94,12 @@ class Pacer:
         self.overdue: set[int] = set()
         self.resume_at = float("-inf")
 
+    def watched(self) -> bool:
+        """Whether people follow the room — it has players, or spectators (旁观) watch it:
+        then bots pause, claim windows last their minimum and hands have their countdown.
+        Else (bots only, nobody watching) it plays at full speed."""
+        return bool(self.room.seats.humans() or self.room.spectators)
+
     # --- the claim window (R13.2) ----------------------------------------------------
     def window_key(self) -> WindowKey | None:
         """(hand number, events so far) while a claim window is open, else None; answers
@@ -108,7 +115,7 @@ class Pacer:
         from when it opened, in a room with players; 0 when no window is open."""
         room = self.room
         key = self.window_key()
-        if key is None or room.config.claim_window <= 0 or not room.seats.humans():
+        if key is None or room.config.claim_window <= 0 or not self.watched():
             return 0.0
         now = room.clock.now()
         if self.window is None or self.window[0] != key:
@@ -330,7 +337,7 @@ class Pacer:
             self.cancel_all()
             if not match.over and room.playing and self.next_handle is None and not paused:
                 version = room.version
-                pause = 0.0 if not room.seats.humans() else room.config.hand_pause
+                pause = 0.0 if not self.watched() else room.config.hand_pause
                 self.next_handle = room.clock.call_later(
                     pause, lambda: room.post_nowait(room.next_hand, version))
                 # (runs its course even when every seat is ready already, bots and 托管: the
@@ -372,7 +379,7 @@ class Pacer:
                     # a seat without an option is passed for at once (R13.2: once the
                     # window's minimum, if any, is over); a bot waits its usual pause
                     delay = self.bot_pause() \
-                        if room.seats.humans() and room.seats.botted(seat) else 0.0
+                        if self.watched() and room.seats.botted(seat) else 0.0
                     handle = room.clock.call_later(
                         max(delay, hold),
                         lambda s=seat, v=version: room.post_nowait(self.bot_move, s, v))
