@@ -185,3 +185,14 @@ def test_r2_3_last_drawer_is_not_the_dealer():
         for other in hand.to_act():  # the claim window: everyone passes
             hand.apply(Action(other, PASS))
     assert hand.result == "draw" and hand.next_dealer == 1
+
+
+def test_a_declared_hand_whose_waits_all_died_collects_no_cha_jiao():
+    """R10.3 with R8.1: A declared on 5p, but every 5p is gone (its waits are empty): A is
+    still 亮 — it pays B (R10.4 always, R8.8 winner: B's 碰碰胡 ×2) — yet has no wait to value,
+    so C pays A nothing (a random 孝感 game once crashed here); C→B 2."""
+    seats = example_seats()
+    seats[0].waits = ()
+    rules = RuleSet.preset("standard", draw_compensation="cha_jiao")
+    assert classes(seats) == [DECLARED, READY, NOT_READY]
+    assert pays(cha_jiao_transfers(seats, [0], rules)) == [(0, 1, 2), (2, 1, 2)]

@@ -152,6 +152,23 @@ def test_a_face_down_pung_may_be_konged_under_hidden_triplets_only():
     assert hand.deltas == [4, -2, -2]
 
 
+@pytest.mark.parametrize("declared_kong", ["hidden_triplets_only", "waits_unchanged"])
+def test_a_face_down_pung_whose_fourth_is_in_a_face_down_run_is_not_konged(declared_kong):
+    """R8.11: 3333p 45p 777s 99s 55z waits 9s 5z; every reading holds 333p 345p 777s apart from
+    the win, so they stay face down, and the fourth 3p is in the run. A 暗杠 of 3p would split
+    the face-down 345p (R8.6: never split): it is not offered and is refused, under R8.16 and
+    under R8.3 alike (a suizhou arena game once crashed on it)."""
+    hand = partial("3333p 45p 777s 99s 55z", "7z 1s 2s 8s 9p 2p", declared_kong=declared_kong)
+    assert hand.seats[0].hidden == (G(CHOW, "3p"), G(PUNG, "3p"), G(PUNG, "7s"))
+    act(hand, 1, DISCARD, "1s")
+    act(hand, 2, DISCARD, "2s")
+    pass_all(hand)
+    assert hand.seats[0].drawn == parse_tile("8s")
+    refuse(hand, 0, CONCEALED_KONG, "3p")
+    act(hand, 0, DISCARD, "8s")
+    assert hand.seats[0].waits == T("9s", "5z")
+
+
 def test_no_triplet_is_chosen_under_waiting_part():
     """R8.11: the engine decides what stays face down: the 亮倒 actions carry no R8.6 choice
     even with declare_hide_triplets on, and one naming a triplet is refused (R8.11)."""

@@ -127,6 +127,8 @@ def cha_jiao_transfers(seats: Sequence[Seat], declare_order: Sequence[int], rule
         else:
             best = best_wait(seats[receiver], seats[payer].declared, rules,
                              dice_doubles and rules.shang_lou_scope == "hand_value")
+            if best is None:  # a declared hand whose every wait died (R8.1): no value to pay
+                continue
             wait, value, multiplier = best
             params.update(multiplier=multiplier, wait=tile_str(wait),
                           patterns=[p.pattern.key for p in value.pattern_rows])

@@ -154,12 +154,26 @@ def concealed_kong_tiles(hand: Hand, seat: int) -> list[int]:
 def _declared_kong_ok(hand: Hand, s: SeatState, kind: int, n: int) -> bool:
     """After 亮倒, a 暗杠 (``n`` = 4) or 直杠 (``n`` = 3) of ``kind``: R8.16
     ``hidden_triplets_only``: a face-down triplet of it; else R8.3: the waits are unchanged.
-    Under R8.19 a kong of shown tiles is the engine's, never a choice."""
+    Under R8.19 a kong of shown tiles is the engine's, never a choice. Either way the kong
+    may not take a tile of another face-down group (R8.6, R8.11: never split), e.g. the
+    fourth copy held in a face-down run."""
+    if not _kong_keeps_groups(s, kind, n):
+        return False
     if hand.rules.declared_auto_kong and shown_counts(s)[kind] >= n:
         return False
     if hand.rules.declared_kong == "hidden_triplets_only":
         return Group(GROUP_PUNG, kind) in s.hidden
     return _waits_kept(s, kind, n)
+
+
+def _kong_keeps_groups(s: SeatState, kind: int, n: int) -> bool:
+    """Whether ``n`` concealed copies of ``kind`` can go into a kong leaving every face-down
+    group of ``s`` whole (a face-down triplet of ``kind`` becomes the kong, R8.6)."""
+    if not s.hidden:
+        return True
+    rest = list(s.concealed)
+    rest[kind] -= n
+    return without(rest, (g for g in s.hidden if g != Group(GROUP_PUNG, kind))) is not None
 
 
 def added_kong_allowed(hand: Hand, seat: int) -> bool:
