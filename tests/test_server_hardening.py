@@ -304,6 +304,12 @@ def test_every_http_error_has_one_shape(tmp_path):
             (("POST", f"{base}/api/rooms", {"decision_seconds": 0.0001}), 422, "bad_time"),
             (("POST", f"{base}/api/rooms", {"nickname": "\u3164"}), 422, "bad_nickname"),
             (("POST", f"{base}/api/rooms", {"nickname": "机器人小王"}), 422, "bot_nickname"),
+            # a bot persona's name, in any width or spacing, is not a player's (personas.py)
+            (("POST", f"{base}/api/rooms", {"nickname": "老张"}), 422, "bot_nickname"),
+            (("POST", f"{base}/api/rooms/{code}/join", {"nickname": "lao  ZHANG"}), 422,
+             "bot_nickname"),
+            (("POST", f"{base}/api/rooms", {"auto_bot": "yes"}), 422, "bad_auto_bot"),
+            (("POST", f"{base}/api/rooms", {"auto_bot": "human"}), 422, "bad_auto_bot"),
             (("GET", f"{base}/api/rooms/NOPE42"), 404, "no_room"),
             (("POST", f"{base}/api/rooms/NOPE42/join", {"nickname": "bo"}), 404, "no_room"),
             (("POST", f"{base}/api/rooms/{code}/join", {"nickname": "bob", "seat": 2}), 409,

@@ -18,8 +18,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from .errors import RoomError
-from .personas import PERSONAS, fold
-from .seats import clean_nickname
+from .seats import clean_nickname, name_key
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 NAME_KEY_LENGTH = 64  # kwx_players.name_key
@@ -29,26 +28,13 @@ _HASHER = PasswordHasher()
 _DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))
 
 
-def name_key(name: str) -> str:
-    """The form names are compared in: NFKC (full-width and compatibility forms as their plain
-    letters: ``"Ｌａｏ"`` is ``"Lao"``), then :func:`~.personas.fold` (``"Ann Li"`` →
-    ``"annli"``). Letters of other scripts that merely look alike (Cyrillic а) stay apart."""
-    return fold(unicodedata.normalize("NFKC", name))
-
-
-_PERSONA_NAMES = frozenset(name_key(n) for p in PERSONAS for n in (p.zh, p.en))
-
-
 def clean_player_name(raw: object) -> str:
-    """A player's name as stored: :func:`clean_nickname`'s rules, and not a bot persona's
-    name (Chinese or English, any case, spacing and width), and whose :func:`name_key` fits
-    :data:`NAME_KEY_LENGTH`. Raises :class:`RoomError` 422 ``bad_nickname``/``bot_nickname``."""
+    """A player's name as stored: :func:`clean_nickname`'s rules (a bot persona's name is
+    refused there), and whose :func:`name_key` fits :data:`NAME_KEY_LENGTH`. Raises
+    :class:`RoomError` 422 ``bad_nickname``/``bot_nickname``."""
     name = clean_nickname(raw)
     if len(name_key(name)) > NAME_KEY_LENGTH:  # a few characters NFKC makes many of (﷽)
         raise RoomError(422, "nickname: too long once written out", "bad_nickname")
-    if name_key(name) in _PERSONA_NAMES:
-        raise RoomError(422, "nickname: that is the name of one of the server's bots",
-                        "bot_nickname")
     return name
 
 

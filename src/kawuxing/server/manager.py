@@ -84,14 +84,18 @@ class RoomManager:
         seats = list(seats) if seats is not None else [HUMAN, DEFAULT_BOT, DEFAULT_BOT]
         if len(seats) != 3:
             raise RoomError(422, f"seats: three entries; {SEAT_KINDS_HELP}", "bad_seats")
-        for spec in seats + [auto_bot]:
+        for spec in seats:
             if spec not in PLAYERS:
                 try:
                     check_bot(spec)
                 except ValueError as exc:
                     raise RoomError(422, f"seats: {exc}; {SEAT_KINDS_HELP}", "bad_seats") from None
-        if auto_bot in PLAYERS:
-            raise RoomError(422, "auto_bot: a bot name", "bad_seats")
+        try:
+            if auto_bot in PLAYERS:
+                raise ValueError(f"{auto_bot!r} is not a bot")
+            check_bot(auto_bot)
+        except ValueError as exc:
+            raise RoomError(422, f"auto_bot: {exc}", "bad_auto_bot") from None
         settings = RoomSettings(
             decision_seconds=self._seconds("decision_seconds", decision_seconds,
                                            self.config.decision_seconds),

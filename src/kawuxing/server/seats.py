@@ -20,7 +20,7 @@ from ..agents import make_agent
 from ..agents.base import Agent
 from . import protocol
 from .errors import RoomError
-from .personas import Persona, choose
+from .personas import PERSONAS, Persona, choose, fold
 from .tokens import hash_token, new_token, token_matches
 
 OPEN, HUMAN, BOT = "open", "human", "bot"  # Slot.kind (kwx_seats.kind)
@@ -127,7 +127,8 @@ def clean_nickname(raw: object) -> str:
     collapsed, with at least one visible character (a letter, digit, punctuation or symbol
     that is not in :data:`INVISIBLE`). Raises :class:`RoomError` 422 ``bad_nickname``
     otherwise, and 422 ``bot_nickname`` for a name that passes for a bot's (:data:`_BOT_LIKE`:
-    starting with the word "bot" or with 机器人/电脑, or ending with " bot")."""
+    starting with the word "bot" or with 机器人/电脑, or ending with " bot"; or a bot
+    persona's name, Chinese or English, in any case, spacing or width: :func:`name_key`)."""
     problem = f"nickname: a text of 1-{NICKNAME_LENGTH} characters"
     if not isinstance(raw, str):
         raise RoomError(422, problem, "bad_nickname")
@@ -141,7 +142,20 @@ def clean_nickname(raw: object) -> str:
     if _BOT_LIKE.search(text):
         raise RoomError(422, "nickname: players' names may not look like a bot's (bot…, "
                              "机器人…, … bot)", "bot_nickname")
+    if name_key(text) in _PERSONA_NAMES:
+        raise RoomError(422, "nickname: that is the name of one of the server's bots",
+                        "bot_nickname")
     return text
+
+
+def name_key(name: str) -> str:
+    """The form names are compared in: NFKC (full-width and compatibility forms as their plain
+    letters: ``"Ｌａｏ"`` is ``"Lao"``), then :func:`~.personas.fold` (``"Ann Li"`` →
+    ``"annli"``). Letters of other scripts that merely look alike (Cyrillic а) stay apart."""
+    return fold(unicodedata.normalize("NFKC", name))
+
+
+_PERSONA_NAMES = frozenset(name_key(n) for p in PERSONAS for n in (p.zh, p.en))
 
 
 class Seats:

@@ -725,6 +725,7 @@ export const en = {
   err_too_large: 'the request is too large',
   err_bad_rules: 'the rules are not right',
   err_bad_seats: 'the seats are not right',
+  err_bad_auto_bot: 'the 托管 bot is not one of the bots',
   err_bad_walls: 'the walls are not right',
   err_invalid: 'the input is not right',
   err_conflict: 'that cannot be done now',

@@ -733,6 +733,7 @@ export const zh = {
   err_too_large: '请求太大',
   err_bad_rules: '规则设置不对',
   err_bad_seats: '座位设置不对',
+  err_bad_auto_bot: '托管机器人不是可选的机器人',
   err_bad_walls: '牌墙设置不对',
   err_invalid: '输入不对',
   err_conflict: '现在不能这样做',
