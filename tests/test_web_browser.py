@@ -642,12 +642,12 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
             elif i != view["seat"] and not all_hands and view["turn"] == i and entry["declared"] \
                     and view["phase"] == "turn":
                 codes = codes + [None]  # a declared player's tile just drawn: a back
-            if not all_hands and i != view["seat"] and entry.get("hidden_triplets"):
-                codes = codes + [None] * (3 * entry["hidden_triplets"])
+            if not all_hands and i != view["seat"] and entry.get("hidden_tiles"):
+                codes = codes + [None] * entry["hidden_tiles"]
+            faces = {"pung": 3, "concealed_kong": 2}  # a concealed kong: two faces, two backs
             out[str(i)] = {"hand": codes, "river": entry["discards"],
-                           # a concealed kong shows two faces between two backs (R6.1)
                            "melds": [m["tile"] for m in entry["melds"] if m["tile"]
-                                     for _ in range(3 if m["kind"] == "pung" else 4)]}
+                                     for _ in range(faces.get(m["kind"], 4))]}
         return out
 
     def check(step, seat):
