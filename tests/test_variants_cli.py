@@ -74,3 +74,6 @@ def test_score_declared_payer_dice_and_base_factor():
                       "3,3")["received"] == 8
     assert score_json(B_HAND, "--win", "5p", "--base-factor", "2")["received"] == 8
     assert run("score", B_HAND, "--win", "5p", "--dice", "7,1").exit_code == 2
+    for flag, bad in (("--dice", "3,x"), ("--dice", "12,3"), ("--piao", "a,b,c")):
+        result = run("score", B_HAND, "--win", "5p", flag, bad)
+        assert result.exit_code == 2 and f"error: {flag}:" in result.output, (bad, result.output)

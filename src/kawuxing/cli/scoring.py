@@ -124,17 +124,20 @@ def _table(rules, hand: WinningHand, declared_payers: list[int], piao: str | Non
         raise ValueError("--declared-payer: the paying seats are 1 and 2 (the winner is 0)")
     declared = (hand.declared, 1 in declared_payers or hand.discarder_declared,
                 2 in declared_payers)
-    seats = tuple(int(p) for p in piao.split(",")) if piao else (0, 0, 0)
-    if len(seats) != 3 or any(p < 0 for p in seats):
+    parts = piao.split(",") if piao else ["0"] * 3
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
         raise ValueError("--piao: three whole numbers >= 0, e.g. 1,0,2")
+    seats = tuple(int(p) for p in parts)
     taken = tuple(parse_tiles(horses)) if horses else ()
     if taken and (rules.horse_buy == "off" or not hand.self_drawn or (
             rules.horse_buy == "declared_self_draw" and not hand.declared)):
         raise ValueError("--horses: horses are taken only after a self-draw with horse_buy on "
                          "(a declared winner under declared_self_draw) (R14.1)")
-    rolled = tuple(int(d) for d in dice.split(",")) if dice else None
-    if rolled is not None and (len(rolled) != 2 or not all(1 <= d <= 6 for d in rolled)):
+    rolled = tuple(dice.split(",")) if dice else None
+    if rolled is not None and (len(rolled) != 2
+                               or not all(d.strip() in tuple("123456") for d in rolled)):
         raise ValueError("--dice: two dice 1-6, e.g. 3,3 (R17.1)")
+    rolled = tuple(int(d) for d in rolled) if rolled else None
     if base_factor < 1 or base_factor & (base_factor - 1):
         raise ValueError("--base-factor: 1, 2, 4 … (R17.1)")
     return WinTable(declared, seats, taken, rolled, base_factor)
