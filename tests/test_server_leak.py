@@ -161,7 +161,8 @@ def check_message(room, seat: int, message: dict, stats: Counter) -> None:
     number = message.get("hand")
     hand = match.hand if number is None else match.hands[number]
     current = hand is match.hand
-    key = (id(match.hand), len(match.hand.events), len(match.hand.actions), seat)
+    # (the room and hand number, not id(): a freed hand's id is reused by a new one)
+    key = (room.code, match.number, len(match.hand.events), len(match.hand.actions), seat)
     cached = _CACHE.get(key)
     if cached is None:
         _CACHE.clear() if len(_CACHE) > 5000 else None
