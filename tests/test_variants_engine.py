@@ -9,7 +9,8 @@ import pytest
 from kawuxing.conformance import run_case
 from kawuxing.engine import DISCARD, PASS, WIN, Action, Hand, Match
 from kawuxing.engine.hand import deal_order
-from kawuxing.engine.views import events_for_seat
+from kawuxing.engine.observation import observe
+from kawuxing.engine.views import events_for_seat, seat_view, spectator_view, table_view
 from kawuxing.records import hand_record, replay
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import COPIES, kinds_for_suits, parse_tile, parse_tiles
@@ -116,6 +117,19 @@ def test_r17_dice_are_deterministic_and_not_rolled_without_the_option():
     assert all(e["type"] != "shang_lou" for e in plain.events)
     with pytest.raises(ValueError, match="dice"):
         Hand(rules, 1, [parse_tiles(h) for h in (A, B, C)], parse_tiles(DRAWS), dice=(0, 7))
+
+
+def test_r17_dice_and_base_factor_in_every_view():
+    """R17.1: the dice and a doubled base are public: every seat's Observation and view, the
+    spectator's and the whole table's carry them (what the table draws in its centre); a hand
+    without 上楼 has neither key."""
+    hand = Hand.deal(RuleSet.preset("shiyan"), 0, seed=3, base_factor=2)
+    views = [seat_view(hand, s) for s in range(3)] + [spectator_view(hand), table_view(hand)]
+    assert [v["dice"] for v in views] == [list(hand.dice)] * 5
+    assert [v["base_factor"] for v in views] == [2] * 5
+    assert observe(hand, 1).dice == hand.dice and observe(hand, None).base_factor == 2
+    plain = Hand.deal(RuleSet.preset(), 0, seed=3)
+    assert not {"dice", "base_factor"} & set(seat_view(plain, 0))
 
 
 # --- R17 上楼: after_draw across a match ---------------------------------------------------------

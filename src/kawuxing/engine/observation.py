@@ -38,6 +38,8 @@ class Observation:
       visible melds, revealed hands): ``4 - visible[k]`` copies of k are unseen.
     - ``table``: ``(seat, tile, robbing)`` of the tile others may take now, or None.
     - ``deltas``: score changes so far; ``piao``: each seat's 漂 once known (else None).
+    - ``dice``: the two dice of R17.1 ``dice_doubles`` (shown to all at the deal), else None;
+      ``base_factor``: the hand's base ×1, ×2, ×4 … under R17.1 ``after_draw``.
     """
 
     rules: RuleSet
@@ -60,6 +62,8 @@ class Observation:
     table: tuple[int, int, bool] | None
     deltas: tuple[int, ...]
     piao: tuple[int | None, ...]
+    dice: tuple[int, int] | None = None
+    base_factor: int = 1
 
 
 def observe(hand: Hand, seat: int | None) -> Observation:
@@ -120,7 +124,8 @@ def observe(hand: Hand, seat: int | None) -> Observation:
         concealed_count=(sum(s0.concealed), sum(s1.concealed), sum(s2.concealed)),
         visible=tuple(visible), table=table, deltas=tuple(hand.deltas),
         piao=tuple(s.piao if (i == seat or piao_known) else None
-                   for i, s in enumerate(seats)))
+                   for i, s in enumerate(seats)),
+        dice=hand.dice, base_factor=hand.base_factor)
 
 
 def position_observation(rules: RuleSet, concealed: list[int],

@@ -70,7 +70,8 @@ def spectator_view(hand: Hand) -> dict:
 def _public(hand: Hand, obs) -> dict:
     """The part of a view built from ``obs`` alone (``obs.seat`` may be None, a spectator):
     ``seat``, ``dealer``, ``phase``, ``turn``, ``wall``, ``seats``, ``table``, ``deltas``,
-    ``unseen`` and ``result`` once the hand is over."""
+    ``unseen``, ``dice`` and ``base_factor`` under R17.1 (when there are dice, when the base
+    is doubled), and ``result`` once the hand is over."""
     seat = obs.seat
     ended = obs.phase == ENDED
     seats = []
@@ -95,6 +96,10 @@ def _public(hand: Hand, obs) -> dict:
             "wall": obs.wall_left, "seats": seats, "table": table, "deltas": list(obs.deltas),
             "unseen": {code: COPIES - obs.visible[k]
                        for k, code in _codes_in_play(hand.rules.suits)}}
+    if obs.dice is not None:  # R17.1: shown to all at the deal
+        view["dice"] = list(obs.dice)
+    if obs.base_factor != 1:
+        view["base_factor"] = obs.base_factor
     if ended:
         view["result"] = hand_result(hand)
     return view
