@@ -275,7 +275,8 @@ def test_hostile_frames_get_a_coded_error_and_the_socket_stays_usable(tmp_path, 
         assert player.recv_type("pong")["t"] == 2.5
         player.ws.send(b'{"type": "ping", "t": "\xff\xfe"}', text=True)  # not UTF-8
         with pytest.raises(ConnectionClosed) as closed:
-            player.recv(timeout=5)
+            for _ in range(1000):  # what the room sent before the close (bots play on) comes first
+                player.recv(timeout=5)
         assert closed.value.rcvd.code == 1007
         again = Player(srv.ws, room["code"], room["token"])
         assert again.hello()["seat"] == 0

@@ -64,10 +64,12 @@ def desktop(browser):
     assert not watch.errors, watch.errors
 
 
-def create_in_lobby(page, base: str) -> str:
+def create_in_lobby(page, base: str, nickname: str = "阿公") -> str:
+    """A room from the lobby; the nickname becomes this browser's player (names are unique per
+    server, so another origin, which keeps another player, needs another name)."""
     page.goto(base + "/")
     page.wait_for_selector(".lobby .create-form")
-    page.fill("input[name=nickname]", "阿公")
+    page.fill("input[name=nickname]", nickname)
     page.select_option("select[name=hands]", "1")
     page.select_option("select[name=seat1]", "heuristic:1")
     page.select_option("select[name=seat2]", "random")
@@ -209,7 +211,7 @@ def test_no_web_crypto_outside_a_secure_context_says_so(server, desktop):
     page.goto(base + "/")
     assert page.evaluate("() => window.isSecureContext") is False
     assert page.evaluate("() => Boolean(window.crypto && window.crypto.subtle)") is False
-    create_in_lobby(page, base)
+    create_in_lobby(page, base, "阿婆")  # this origin keeps no player yet: 阿公 is taken
     assert page.evaluate("() => window.__kwx.game.fair[0].accepted") is True  # entropy still sent
     play_until_settlement(page, pung=True)
     box = fairness_box(page)
