@@ -12,7 +12,6 @@ second recommended setting) and never logged.
 from __future__ import annotations
 
 import secrets
-import unicodedata
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
