@@ -439,7 +439,9 @@ def test_external_bot_with_a_bad_answer(tmp_path):
     assert len(lines) == 2 and lines[1].startswith(f"error: bot '{bad}', seat 1, hand 0, request ")
     assert "(turn): " in lines[1] and "is not one of the legal actions" in lines[1]
     assert (phase, current) == ("turn", 1)  # seat 1's first turn is still to be played
-    assert all(a.verb == "pass" for a in by_seat_1)  # only the server's passes (R13.2)
+    # nothing of the refused answer reached the room: seat 1 never discarded (its claims, the
+    # first legal answer of a window, may have taken a pung first: the deal is random)
+    assert all(a.verb != "discard" for a in by_seat_1)
 
 
 def test_bridge_refused_token(tmp_path):
