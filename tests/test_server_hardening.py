@@ -323,6 +323,13 @@ def test_every_http_error_has_one_shape(tmp_path):
             (("GET", f"{base}/api/hands/abc/9"), 404, "no_hand"),
             (("GET", f"{base}/api/matches/abc"), 404, "no_match"),
             (("GET", f"{base}/api/hands?limit=0"), 422, "invalid"),
+            # strict bodies: a number as a string is not read as the number
+            (("POST", f"{base}/api/rooms", {"hands": "4"}), 422, "invalid"),
+            (("POST", f"{base}/api/rooms/{code}/join", {"nickname": "bob", "seat": "2"}), 422,
+             "invalid"),
+            # entropy outside printable ASCII has the entropy's own code (R3.1)
+            (("POST", f"{base}/api/rooms/{code}/join", {"nickname": "bob", "entropy": "熵"}), 422,
+             "bad_entropy"),
         ]
         for args, status, expected in cases:
             got, body = http(*args)

@@ -38,9 +38,9 @@ router = APIRouter()
 
 
 class CreateRoom(BaseModel):
-    """Body of ``POST /api/rooms``."""
+    """Body of ``POST /api/rooms`` (strict: ``"hands": "4"`` is refused, not read as 4)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     preset: str = Field(DEFAULT_PRESET, description=f"{', '.join(ALL_PRESETS[:-1])} or "
                                                     f"{ALL_PRESETS[-1]} (GET /api/rules)")
     options: dict[str, Any] = Field(default_factory=dict,
@@ -63,9 +63,9 @@ class CreateRoom(BaseModel):
 
 
 class Join(BaseModel):
-    """Body of ``POST /api/rooms/{code}/join``."""
+    """Body of ``POST /api/rooms/{code}/join`` (strict: ``"seat": "1"`` is refused)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     nickname: Annotated[str, Field(max_length=64)] | None = Field(
         None, description="needed without a player's token in Authorization; with one, "
                           "the player's name is used")

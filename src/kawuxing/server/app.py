@@ -35,6 +35,8 @@ from .ws import websocket_endpoint
 
 log = logging.getLogger("kawuxing.server")
 PARSE_FAILED = "There was an error parsing the body"  # FastAPI's 400 for a body json cannot read
+# the code of a body field's validation error where it has one of its own (docs/protocol.md)
+FIELD_CODES = {"entropy": "bad_entropy"}
 
 
 def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
@@ -146,13 +148,15 @@ def coded_response(status: int, detail: dict, headers: dict | None = None) -> Re
 
 
 async def _validation_error(request, exc: RequestValidationError) -> Response:
-    """422 ``invalid`` (``bad_json`` for a body that is not JSON) with the first problem as
-    ``message`` and every problem's ``loc``, ``msg`` and ``type`` as ``errors`` — never the
-    input (a lone surrogate, a NaN or a huge value echoed back could not be encoded)."""
+    """422 ``invalid`` (``bad_json`` for a body that is not JSON, a field's own code of
+    ``FIELD_CODES`` such as ``bad_entropy``) with the first problem as ``message`` and every
+    problem's ``loc``, ``msg`` and ``type`` as ``errors`` — never the input (a lone surrogate,
+    a NaN or a huge value echoed back could not be encoded)."""
     errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")),
                "type": str(e.get("type", ""))} for e in exc.errors()[:20]]
-    code = "bad_json" if any(e["type"] == "json_invalid" for e in errors) else "invalid"
     first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+    code = "bad_json" if any(e["type"] == "json_invalid" for e in errors) else \
+        FIELD_CODES.get(str(first["loc"][-1]) if first["loc"] else "", "invalid")
     where = ".".join(str(p) for p in first["loc"][1:]) or "body"
     return coded_response(422, {"code": code, "message": f"{where}: {first['msg']}",
                                 "errors": errors})
