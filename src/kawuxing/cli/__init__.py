@@ -4,7 +4,7 @@ One module per command group; bad input is one clear line on stderr and exit sta
 (:func:`kawuxing.cli.common.fail`):
 
 - :mod:`kawuxing.cli.scoring`     ``score``: score a finished hand (R7-R9)
-- :mod:`kawuxing.cli.conformance` ``cases``: run the conformance cases of ``shared/CASES.md``
+- :mod:`kawuxing.cli.conformance` ``cases``: run the conformance cases of ``docs/CASES.md``
 - :mod:`kawuxing.cli.records`     ``replay`` and ``selfplay``: game records
 - :mod:`kawuxing.cli.verify`      ``verify``: check a record's provably fair deal (R3.1)
 - :mod:`kawuxing.cli.bots`        ``hint`` and ``simulate``: the bots

@@ -1,4 +1,4 @@
-"""``kawuxing cases``: run conformance cases (``../shared/CASES.md``) from a .jsonl file."""
+"""``kawuxing cases``: run conformance cases (format: ``docs/CASES.md``) from a .jsonl file."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .common import fail
 
 
 def cases(file: Annotated[Path, typer.Argument(help="a conformance cases .jsonl file")]) -> None:
-    """Run conformance cases (shared/CASES.md): one JSON outcome line per input line."""
+    """Run conformance cases (format in docs/CASES.md): one JSON outcome line per input line."""
     try:
         lines = file.read_text(encoding="utf-8-sig").splitlines()
     except OSError as exc:

@@ -19,10 +19,11 @@ def serve(
 ) -> None:
     """Run the game server: rooms, WebSocket play, replays. Stops cleanly on Ctrl-C/SIGTERM.
 
-    Settings can be tuned with environment variables KAWUXING_<SETTING> (e.g.
-    KAWUXING_DECISION_SECONDS=30, KAWUXING_BOT_DELAY=0.3, KAWUXING_DB_SCHEMA=kawuxing,
-    KAWUXING_CREATE_RATE=0 to turn the room-creation limit off). A server that cannot start
-    (port in use, a database it cannot open) prints one error line and exits with 2."""
+    Settings: environment variables KAWUXING_<SETTING>, e.g.
+    KAWUXING_DECISION_SECONDS=30, KAWUXING_BOT_DELAY=0.3,
+    KAWUXING_DB_SCHEMA=kawuxing, KAWUXING_CREATE_RATE=0 (no room-creation limit).
+    A server that cannot start (port in use, a database it cannot open)
+    prints one error line and exits with 2."""
     from dataclasses import replace
 
     from ..server.config import ServerConfig
