@@ -68,6 +68,55 @@ SEVEN_PAIRS_VALUES = {"standard": (4, 8, 16, None), "steep": (4, 8, 32, 128),
                       "doubled": (4, 16, 32, 64)}
 
 
+@dataclass(frozen=True)
+class Example:
+    """A finished hand that shows one pattern (the rules page, ``POST /api/rules/patterns``),
+    in MPSZ notation with the default suits 筒 ``p`` and 条 ``s`` (another pair of suits is
+    mapped in that order, :func:`kawuxing.pattern_table.example_hand`).
+
+    ``concealed``: the concealed tiles before the winning tile (13 − 3 × len(melds));
+    ``melds``: ``KIND:TILE`` (:meth:`kawuxing.melds.Meld.parse`); ``win``: the winning tile;
+    ``win_by``: ``self_draw`` | ``discard`` | ``robbing_kong``; ``after_kong``, ``last_tile``,
+    ``declared``: as :class:`kawuxing.scoring.WinningHand`. ``also``: the keys of the other
+    patterns the hand has under the standard rules (none but where the pattern cannot come
+    alone); tests/test_pattern_table.py scores every example."""
+
+    concealed: str
+    win: str
+    win_by: str = "self_draw"
+    melds: tuple[str, ...] = ()
+    after_kong: bool = False
+    last_tile: bool = False
+    declared: bool = False
+    also: tuple[str, ...] = ()
+
+
+# one example per pattern (R9.1, R9.9, R9.15), each showing its pattern alone where it can
+EXAMPLES: dict[str, Example] = {
+    "pi_hu": Example("123p 456p 789s 23s 66z", "4s"),
+    "all_pungs": Example("555s 888p 99s 77z", "9s", "discard", melds=("pung:2p",)),
+    "ming_si_gui": Example("12p 456s 789s 66z", "3p", melds=("pung:3p",)),
+    "an_si_gui": Example("444s 56s 123p 789p 66z", "4s"),
+    "seven_pairs": Example("11p 33p 66p 22s 77s 99s 6z", "6z", "discard"),
+    "dragon_seven_pairs": Example("11p 33p 666p 22s 77s 99s", "6p"),
+    "double_dragon_seven_pairs": Example("11p 6666p 22s 777s 99s", "7s"),
+    "triple_dragon_seven_pairs": Example("1111p 6666p 22s 777s", "7s"),
+    "san_yuan_seven_pairs": Example("55z 66z 77z 11p 99p 33s 8s", "8s"),
+    "big_three_dragons": Example("555z 666z 777z 23p 99s", "1p", "discard"),
+    "little_three_dragons": Example("555z 666z 77z 123p 45s", "6s"),
+    "kong_bloom": Example("123p 456p 23s 66z", "4s", melds=("exposed_kong:8s",), after_kong=True),
+    "kong_discard": Example("234p 678p 345s 78s 55z", "9s", "discard", after_kong=True),
+    "robbing_kong": Example("111p 567p 234s 68s 77z", "7s", "robbing_kong"),
+    "full_flush": Example("123p 345p 678p 99p 78p", "9p"),
+    "shou_zhua_yi": Example("8s", "8s", "discard", melds=("pung:2p", "pung:7p", "pung:3s",
+                                                           "pung:6z"), also=("all_pungs",)),
+    "last_tile": Example("123p 789p 456s 12s 77z", "3s", last_tile=True),
+    "liang_dao": Example("345p 678p 234s 78s 77z", "9s", declared=True),
+    "ka_wu_xing": Example("46p 123s 789s 234p 55z", "5p", "discard"),
+    "jian_si_cheng_er": Example("1111p 23p 456p 789p 9p", "9p", also=("full_flush",)),
+}
+
+
 def pattern(name_or_key: str) -> Pattern:
     """The pattern with this Chinese name or code key. Raises ``KeyError`` naming the choices."""
     found = BY_NAME.get(name_or_key) or BY_KEY.get(name_or_key)

@@ -6,7 +6,9 @@ Rooms: ``POST /api/rooms`` creates one; ``GET /api/rooms/{code}`` reads it;
 ``Authorization: Bearer <token>``) leave a seat, or fill an open seat with a bot before the
 start (``{"bot": spec}``) and hand a disconnected player's seat to a bot during the match.
 Schemas: ``GET /api/rules`` (every rule option with its rule number, choices, default and label
-keys, and the presets) and ``GET /api/bots`` (the bot registry): forms are built from them.
+keys, and the presets) and ``GET /api/bots`` (the bot registry): forms are built from them;
+``POST /api/rules/patterns`` (a room's patterns, each with an example hand scored under its rules:
+the rules page).
 Replays: ``GET /api/hands``, ``GET /api/hands/{match_id}/{number}`` (the full record, only once
 the hand has ended: a record holds the wall), ``GET /api/hands/{match_id}/{number}/frames``
 (every step as the engine draws it: ``?seat=0-2`` or the whole table), ``GET /api/matches``,
@@ -16,7 +18,7 @@ Every error is ``{"detail": {"code", "message"}}`` (docs/protocol.md "Errors"). 
 making rooms, joining (and leaving, handing a seat to a bot) and looking rooms and replays up
 are rate limited (token buckets, :class:`~kawuxing.server.ratelimit.IpBuckets`): over the
 limit is a 429 ``rate_limited`` with ``Retry-After`` (seconds). ``/api/health``, ``/api/rules``
-and ``/api/bots`` are never limited.
+(``/api/rules/patterns``: some 2 ms of CPU) and ``/api/bots`` are never limited.
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..agents import DEFAULT_BOT, bot_help, bots_schema
+from ..pattern_table import pattern_table
 from ..records import replay_frames
-from ..rules import ALL_PRESETS, DEFAULT_PRESET, rules_schema
+from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
 from .guard import client_ip
 from .room import EXTERNAL, HUMAN, clean_nickname
 
@@ -160,6 +163,28 @@ async def get_rules() -> dict:
     "offered": [{"value", "label"}]}], "presets": {NAME: {"options", "label", "help", "town"}},
     "default_preset", "common", "patterns"}``."""
     return rules_schema()
+
+
+class RulePatterns(BaseModel):
+    """Body of ``POST /api/rules/patterns``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    rules: dict[str, Any] = Field(default_factory=dict,
+                                  description="a room's `rules` (GET /api/rooms/{code}), or "
+                                              '{"preset": NAME, option: value, ...}')
+
+
+@router.post("/api/rules/patterns")
+async def rule_patterns(body: RulePatterns) -> dict:
+    """Every pattern under ``rules`` with an example hand scored under them
+    (:func:`kawuxing.pattern_table.pattern_table`: ×, cap, legality; R9, R7.3-R7.7): the
+    rules page of a room. 422 ``bad_rules`` naming the option for rules that are not a
+    RuleSet."""
+    try:
+        rules = RuleSet.from_dict(body.rules)
+    except (RulesError, TypeError) as exc:
+        raise _coded(422, "bad_rules", str(exc)) from None
+    return pattern_table(rules)
 
 
 @router.get("/api/bots")
