@@ -16,6 +16,8 @@ def serve(
     db: Annotated[Optional[str], typer.Option("--db", help="database URL: sqlite:///FILE or postgresql+asyncpg://USER@HOST/DB (default: a SQLite file in the user data dir)")] = None,
     api_docs: Annotated[bool, typer.Option("--api-docs", help="serve the API schema at /openapi.json (off by default; no Swagger UI is served)")] = False,
     allow_origin: Annotated[Optional[List[str]], typer.Option("--allow-origin", help="a web origin besides this server's own whose pages may open game WebSockets, e.g. https://play.example.org (repeatable)")] = None,
+    redis: Annotated[Optional[str], typer.Option("--redis", help="one of several server processes on one PostgreSQL --db: the Redis holding room leases, presence and the channels between them, e.g. redis://127.0.0.1:6379/0 (env KAWUXING_REDIS; docs/deploy.md)")] = None,
+    node_id: Annotated[Optional[str], typer.Option("--node-id", help="this process's name in a cluster (env KAWUXING_NODE_ID; default hostname-pid)")] = None,
 ) -> None:
     """Run the game server: rooms, WebSocket play, replays. Stops cleanly on Ctrl-C/SIGTERM.
 
@@ -37,7 +39,12 @@ def serve(
         raise typer.Exit(2)
     origins = tuple(config.allow_origins) + tuple(o.strip().rstrip("/")
                                                   for o in allow_origin or ())
-    config = replace(config, api_docs=api_docs or config.api_docs, allow_origins=origins)
+    config = replace(config, api_docs=api_docs or config.api_docs, allow_origins=origins,
+                     redis_url=redis or config.redis_url, node_id=node_id or config.node_id)
+    problem = _cluster_problem(config)
+    if problem:
+        typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(2)
     problem = _cannot_listen(host, port)
     if problem:
         typer.echo(f"error: cannot listen on {host}:{port}: {problem}", err=True)
@@ -53,7 +60,35 @@ def serve(
     docs = f"  (API schema: http://{shown}:{port}/openapi.json)" if config.api_docs else ""
     typer.echo(f"kawuxing server: open http://{shown}:{port}/{docs}")
     typer.echo(f"database: {_safe_url(config.db_url)}")
+    if config.redis_url:
+        config = replace(config, node_url=f"http://{shown}:{port}")
+        typer.echo(f"cluster: node {config.node_id or 'hostname-pid'} on "
+                   f"{_safe_url(config.redis_url)}")
     serve_forever(config, host, port, app=create_app(config))  # server + browser table
+
+
+def _cluster_problem(config) -> str | None:
+    """Why ``config``'s cluster settings cannot work (issue 17), or None: ``--redis`` needs a
+    PostgreSQL ``--db`` (the processes share it), the ``redis`` package, and a Redis that
+    answers."""
+    if not config.redis_url:
+        return None
+    if not config.db_url.startswith("postgresql"):
+        return ("--redis: a cluster needs a shared PostgreSQL database "
+                "(--db postgresql+asyncpg://USER@HOST/DB), not SQLite")
+    try:
+        import redis
+    except ImportError:
+        return "--redis: the redis package is missing (pip install 'kawuxing[cluster]')"
+    try:
+        client = redis.Redis.from_url(config.redis_url, socket_connect_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # a bad URL, nobody listening
+        return f"--redis {_safe_url(config.redis_url)}: {str(exc).strip()[:300] or type(exc).__name__}"
+    return None
 
 
 def _cannot_open(config) -> str | None:

@@ -36,6 +36,7 @@ from ..records import replay_frames
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
 from .guard import client_ip
 from .room import EXTERNAL, HUMAN, clean_nickname
+from .roomops import ROOM_OPS
 
 router = APIRouter()
 
@@ -99,11 +100,32 @@ def _limit(request: Request, kind: str) -> None:
                      {"Retry-After": str(seconds)})
 
 
-def _room(request: Request, code: str):
-    room = _manager(request).get(code)
-    if room is None:
+async def _on_room(request: Request, code: str, op: str, **args) -> dict | None:
+    """Run :data:`~kawuxing.server.roomops.ROOM_OPS` ``op`` on room ``code``: in memory here,
+    or (a cluster, issue 17) at the process that owns it. None: no process plays the room."""
+    manager = _manager(request)
+    room = manager.get(code)
+    if room is not None:
+        return await ROOM_OPS[op](room, **args)
+    if manager.cluster is not None:
+        return await manager.cluster.room_call(code, op, args)
+    return None
+
+
+def _known(request: Request, code: str) -> None:
+    """A single process answers 404 ``no_room`` for a room not in memory before anything
+    else is checked (a cluster finds out where the room is first)."""
+    manager = _manager(request)
+    if manager.get(code) is None and manager.cluster is None:
         raise _coded(404, "no_room", "no such room on this server (or it is closed)")
-    return room
+
+
+async def _room_op(request: Request, code: str, op: str, **args) -> dict:
+    """:func:`_on_room`, 404 ``no_room`` when no process plays the room."""
+    done = await _on_room(request, code, op, **args)
+    if done is None:
+        raise _coded(404, "no_room", "no such room on this server (or it is closed)")
+    return done
 
 
 def _bearer(authorization: str | None) -> str:
@@ -141,19 +163,20 @@ async def _seat_name(request: Request, nickname: str | None,
     return nickname, None
 
 
-async def _call(room, fn, *args):
-    return await room.post(fn, *args)  # a RoomError is answered by the app's handler
-
-
 @router.get("/api/health")
 async def health(request: Request) -> dict:
     """``{"ok": true, "rooms": N, "db": "sqlite"|"postgresql", "writer": {...}, "loop":
     {...}}``: the writer's recent commit times (ms) and writes per commit, and how late the
     event loop ran over the last minute (``lag_ms_p50``/``p99``/``max``). Never rate
-    limited."""
+    limited. ``node``: this process's node id; ``cluster``: None for a single process, else
+    ``{"nodes": [{"node", "rooms", "url"?}], "owned": n}`` (the live processes, and the rooms
+    this one owns; issue 17)."""
     manager = _manager(request)
+    cluster = manager.cluster
     return {"ok": True, "rooms": len(manager.rooms), "db": manager.store.dialect,
-            "writer": manager.store.writer.health(), "loop": request.app.state.lag.health()}
+            "writer": manager.store.writer.health(), "loop": request.app.state.lag.health(),
+            "node": cluster.node if cluster is not None else manager.node_id,
+            "cluster": await cluster.health() if cluster is not None else None}
 
 
 @router.get("/api/rules")
@@ -208,9 +231,12 @@ async def create_room(body: CreateRoom, request: Request,
                                        "options.hands_per_match")
     nickname, player_id = await _seat_name(request, body.nickname,
                                            await player_of(request, authorization))
-    return await _manager(request).create_room(**dict(body.model_dump(), nickname=nickname),
-                                               owner=client_ip(request.scope),
-                                               player_id=player_id)
+    kwargs = dict(body.model_dump(), nickname=nickname, owner=client_ip(request.scope),
+                  player_id=player_id)
+    cluster = _manager(request).cluster
+    if cluster is not None:  # on the least loaded process (issue 17)
+        return await cluster.create(kwargs)
+    return await _manager(request).create_room(**kwargs)
 
 
 @router.get("/api/rooms/{code}")
@@ -218,9 +244,9 @@ async def get_room(code: str, request: Request) -> dict:
     """Public state of a room: status, rules, seats (nickname, kind, connected), totals; of a
     room no longer in memory (finished, expired) its code, status and match id."""
     _limit(request, "lookup")
-    room = _manager(request).get(code)
-    if room is not None:
-        return room.public_info()
+    info = await _on_room(request, code, "info")
+    if info is not None:
+        return info
     if len(code) > 16:
         raise _coded(404, "no_room", "no such room")
     row = await _manager(request).store.room_row(code.upper())
@@ -240,16 +266,14 @@ async def join_room(code: str, body: Join, request: Request,
     nickname is a player's name); 401 ``bad_player_token``; 422 ``bad_nickname`` without
     either."""
     _limit(request, "join")
-    room = _room(request, code)
+    _known(request, code)
     nickname, player_id = await _seat_name(request, body.nickname,
                                            await player_of(request, authorization))
     if nickname is None:
         raise _coded(422, "bad_nickname", "nickname: needed without a player's token")
-    seat, token = await _call(room, room.join, nickname, body.seat, body.entropy,
-                              body.commitment, player_id)
-    counted = body.entropy is not None and \
-        room.entropy_counted(seat, body.commitment) == body.entropy
-    return {"code": room.code, "seat": seat, "token": token, "entropy": counted}
+    return await _room_op(request, code, "join", nickname=nickname, seat=body.seat,
+                          entropy=body.entropy, commitment=body.commitment,
+                          player_id=player_id)
 
 
 @router.post("/api/rooms/{code}/leave")
@@ -258,9 +282,8 @@ async def leave_room(code: str, request: Request,
     """Leave your seat (token in ``Authorization: Bearer``): before the match it is open
     again; during it a bot plays it and a new player may take it. Your token stops working."""
     _limit(request, "join")
-    room = _room(request, code)
-    seat = await _call(room, room.leave, _bearer(authorization))
-    return {"ok": True, "seat": seat}
+    _known(request, code)
+    return await _room_op(request, code, "leave", token=_bearer(authorization))
 
 
 class SeatBot(BaseModel):
@@ -280,10 +303,9 @@ async def seat_to_bot(code: str, seat: int, request: Request,
     player's seat is handed to a bot (托管) until that player reconnects with their token.
     Answers ``{"ok": true, "seat": n, "done": "filled"|"auto"}``."""
     _limit(request, "join")
-    room = _room(request, code)
-    done = await _call(room, room.seat_to_bot, _bearer(authorization), seat,
-                       body.bot if body is not None else None)
-    return {"ok": True, "seat": seat, "done": done}
+    _known(request, code)
+    return await _room_op(request, code, "seat_to_bot", token=_bearer(authorization),
+                          seat=seat, bot=body.bot if body is not None else None)
 
 
 @router.get("/api/hands")

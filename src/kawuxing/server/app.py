@@ -4,7 +4,9 @@ adds it on top, so the server never imports the web package.
 
 :func:`create_app` opens the database on start (schema created, rooms in progress rebuilt by
 replaying their records) and on shutdown closes every socket with 1012 (reconnect), stops the
-rooms, finishes queued writes and closes the database.
+rooms, finishes queued writes and closes the database. With ``config.redis_url`` it is one
+process of a cluster (issue 17, :mod:`.cluster`): it rebuilds only the rooms whose leases it
+wins, and gives them up on shutdown.
 """
 
 from __future__ import annotations
@@ -61,10 +63,22 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
                                  config.sqlite_busy_ms, config.wal_limit_bytes)
         manager = RoomManager(store, config, clock)
         app.state.manager = manager
+        cluster = None
+        if config.redis_url:  # one of several processes (issue 17): only its rooms
+            from .cluster.node import ClusterNode
+
+            try:
+                cluster = await ClusterNode.open(config.redis_url, manager, config.node_id,
+                                                 config.node_url)
+            except BaseException:
+                await store.close()
+                raise
         restored = await manager.restore()
         if restored:
             log.info("rebuilt %d room(s) from the database", restored)
         manager.start()
+        if cluster is not None:
+            cluster.start()
         # what exists now (modules, the app, restored rooms) lives as long as the server:
         # keep it out of the collector's full passes, which would otherwise stall play
         gc.collect()
@@ -76,7 +90,11 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
         finally:
             app.state.lag.stop()
             collector.stop()
+            if cluster is not None:
+                await cluster.stop()
             await manager.shutdown()
+            if cluster is not None:  # after the rooms: their last words go out first
+                await cluster.close()
             await store.close()
 
     app = FastAPI(title="卡五星 Ka Wu Xing server", version="0.1.0", lifespan=lifespan,

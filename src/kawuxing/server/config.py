@@ -8,6 +8,7 @@ one with fast timers.
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -42,6 +43,11 @@ def normalize_db_url(url: str | None) -> str:
     if base in ("postgresql", "postgres"):
         return f"postgresql+asyncpg://{rest}"
     raise ValueError(f"--db {url!r}: only sqlite and postgresql databases are supported")
+
+
+def default_node_id() -> str:
+    """``hostname-pid``: a process's node id when none is given (``/api/health``)."""
+    return f"{socket.gethostname()}-{os.getpid()}"
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,11 @@ class ServerConfig:
     - ``gc_interval``: the collector's full passes (which stop play for 100 ms and more with
       hundreds of rooms) run only every this many seconds, not whenever the young
       generations fill up; 0 leaves Python's defaults.
+    - Cluster (issue 17, docs/deploy.md): ``redis_url`` (``--redis``, KAWUXING_REDIS), None: a
+      single process, no Redis; else one of several processes on one PostgreSQL database
+      (:mod:`kawuxing.server.cluster`). ``node_id`` (``--node-id``, KAWUXING_NODE_ID; default
+      ``hostname-pid``), ``node_url``: where this process serves (shown in
+      ``/api/health``).
     """
 
     db_url: str = ""
@@ -150,19 +161,26 @@ class ServerConfig:
     abandoned_expiry: float = 1800.0
     expiry_check: float = 60.0
     gc_interval: float = 300.0
+    redis_url: str | None = None
+    node_id: str | None = None
+    node_url: str | None = None
 
     @classmethod
     def from_env(cls, db: str | None = None, environ: dict | None = None) -> ServerConfig:
         """Defaults, then ``KAWUXING_<FIELD>`` environment variables for the numeric settings,
-        ``KAWUXING_DB_SCHEMA``, ``KAWUXING_API_DOCS`` (1/0) and ``KAWUXING_ALLOW_ORIGINS``
-        (comma-separated) (e.g. ``KAWUXING_BOT_DELAY=0``), with ``db`` normalized. Raises
+        ``KAWUXING_DB_SCHEMA``, ``KAWUXING_API_DOCS`` (1/0), ``KAWUXING_ALLOW_ORIGINS``
+        (comma-separated), ``KAWUXING_REDIS`` and ``KAWUXING_NODE_ID`` (issue 17) (e.g. ``KAWUXING_BOT_DELAY=0``), with ``db`` normalized. Raises
         ``ValueError`` for a value that is not a number."""
         env = os.environ if environ is None else environ
         config = cls(db_url=normalize_db_url(db))
         changes: dict = {}
+        for name, var in (("redis_url", "KAWUXING_REDIS"), ("node_id", "KAWUXING_NODE_ID")):
+            if (env.get(var) or "").strip():
+                changes[name] = env[var].strip()
         for f in fields(cls):
             raw = env.get(f"KAWUXING_{f.name.upper()}")
-            if raw is None or f.name in ("db_url", "allow_test_walls"):
+            if raw is None or f.name in ("db_url", "allow_test_walls", "redis_url", "node_id",
+                                         "node_url"):
                 continue
             if f.name == "db_schema":
                 changes[f.name] = raw or None

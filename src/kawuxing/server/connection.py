@@ -38,6 +38,12 @@ class WsConnection:
 
     def send(self, message: dict) -> None:
         """Queue ``message`` (a dict, sent as JSON). Never blocks; dropped once closed."""
+        if not self.closed:
+            self.send_text(protocol.encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue one message already encoded (JSON text: relayed from the process that owns
+        the room, issue 17). Never blocks; dropped once closed."""
         if self.closed:
             return
         if len(self._buf) >= self.limit:
@@ -45,7 +51,7 @@ class WsConnection:
             self._buf.clear()
             self.close(protocol.CLOSE_SLOW, "too far behind")
             return
-        self._buf.append(protocol.encode(message))
+        self._buf.append(text)
         self._wake.set()
 
     def close(self, code: int = 1000, reason: str = "") -> None:

@@ -46,6 +46,7 @@ _TOTALS_SQL = "UPDATE kwx_matches SET totals = :totals WHERE id = :match_id"
 _MATCH_END_SQL = ("UPDATE kwx_matches SET totals = :totals, status = :status, "
                   "finished_at = :at WHERE id = :match_id")
 _ROOM_END_SQL = "UPDATE kwx_rooms SET status = :status, updated_at = :at WHERE code = :code"
+_SCHEMA_LOCK = 0x6B7778  # the advisory lock held while the schema is made or upgraded ("kwx")
 
 
 def _sql(statement: str, params: dict) -> Rows:
@@ -122,10 +123,16 @@ class Store:
         return store
 
     async def _create_schema(self) -> None:
+        # PostgreSQL: processes starting together (a cluster, issue 17) take turns, else two
+        # CREATE TABLEs of the same table race (a unique violation in pg_type)
+        lock = text(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})")
         if self.schema and self.dialect == "postgresql":
             async with self.engine.begin() as conn:
+                await conn.execute(lock)
                 await conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{_ident(self.schema)}"'))
         async with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                await conn.execute(lock)
             await conn.run_sync(metadata.create_all)
             found = (await conn.execute(select(schema_version.c.version))).scalars().all()
             if not found:
@@ -274,19 +281,23 @@ class Store:
                 "token_hashes": list(hashes), "rating": json.loads(match.rating)
                 if match.rating else None}
 
-    async def active_rooms(self) -> list[dict]:
-        """Every room waiting or playing, to rebuild on start, oldest first: the room's
+    async def active_rooms(self, codes: list[str] | None = None) -> list[dict]:
+        """Every room waiting or playing (``codes``: only those of these codes: a cluster's
+        takeover, issue 17), to rebuild on start, oldest first: the room's
         columns plus ``seats`` (its rows in seat order), ``match`` (row or None) and
         ``hands`` (rows in order, each with ``actions``: the stored action lists in order).
 
         Five queries whatever the number of rooms, hands and actions: rooms, then the seats,
         matches, hands and actions of those rooms, each joined to the active rooms."""
-        active = select(rooms.c.code, rooms.c.match_id).where(
-            rooms.c.status.in_(ACTIVE_ROOMS)).subquery()
+        which = rooms.c.status.in_(ACTIVE_ROOMS)
+        if codes is not None:
+            if not codes:
+                return []
+            which = and_(which, rooms.c.code.in_(list(codes)))
+        active = select(rooms.c.code, rooms.c.match_id).where(which).subquery()
         async with self.engine.connect() as conn:
-            room_rows = (await conn.execute(select(rooms).where(
-                rooms.c.status.in_(ACTIVE_ROOMS)).order_by(rooms.c.created_at))
-                         ).mappings().all()
+            room_rows = (await conn.execute(select(rooms).where(which)
+                                            .order_by(rooms.c.created_at))).mappings().all()
             seat_rows = (await conn.execute(
                 select(seats).join(active, seats.c.room_code == active.c.code)
                 .order_by(seats.c.room_code, seats.c.seat))).mappings().all()

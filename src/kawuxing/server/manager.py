@@ -16,7 +16,7 @@ from ..agents import DEFAULT_BOT, bot_help, check_bot
 from ..rules import RuleSet, RulesError
 from ..tiles import parse_tiles
 from .clock import Clock, LoopClock
-from .config import ServerConfig
+from .config import ServerConfig, default_node_id
 from .db import Store
 from . import protocol
 from .room import (BOT, EXTERNAL, HUMAN, OPEN, PLAYERS, Room, RoomError, RoomSettings,
@@ -40,6 +40,8 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self._unload: dict[str, asyncio.TimerHandle] = {}
         self._sweeper: asyncio.Task | None = None
+        self.node_id = config.node_id or default_node_id()  # /api/health (issue 17)
+        self.cluster = None  # the ClusterNode when one of several processes (issue 17)
 
     def get(self, code: str) -> Room | None:
         """The room of ``code`` (any case) if it is in memory."""
@@ -121,10 +123,12 @@ class RoomManager:
             raise RoomError(429, f"at most {cap} all-bot matches at a time per address; "
                                  "wait for one to end", "too_many_bot_rooms")
         code = new_room_code()
-        while code in self.rooms or await self.store.room_row(code) is not None:
-            code = new_room_code()
+        while code in self.rooms or await self.store.room_row(code) is not None or (
+                self.cluster is not None and not await self.cluster.leases.claim([code])):
+            code = new_room_code()  # (in a cluster: the code's lease is this process's)
         room = Room(code, preset, options, rules, settings, self.store, self.config,
                     self.clock, parsed_walls, on_finished=self._finished)
+        self._adopt(room)
         room.owner = owner
         for i, spec in enumerate(seats):
             if spec not in PLAYERS:
@@ -154,10 +158,22 @@ class RoomManager:
                             "bad_time")
         return float(value)
 
-    async def restore(self) -> int:
+    def _adopt(self, room: Room) -> None:
+        """In a cluster (issue 17) a room writes only while this process holds its lease
+        (:meth:`Room.stored` checks ``room.fence``)."""
+        if self.cluster is not None:
+            room.fence = self.cluster.fence(room.code)
+
+    async def restore(self, codes: list[str] | None = None) -> int:
         """Rebuild every waiting or playing room from the database (hands replayed from
         their records and stored actions). Returns how many; a room that cannot be rebuilt
         is logged and skipped."""
+        # In a cluster (issue 17): on start only the rooms whose lease this process wins
+        # (the others are being played by live processes); ``codes``: only those rooms (a
+        # takeover, .cluster.takeover: their leases are already held), without the start's
+        # expiry and rating passes.
+        if codes is not None:
+            return await self._rebuild(await self.store.active_rooms(codes))
         now = time.time()
         try:
             expired = await self.store.expire_stale(now - self.config.waiting_expiry,
@@ -166,14 +182,25 @@ class RoomManager:
                 log.info("%d room(s) expired while the server was down", expired)
         except Exception as exc:  # they are expired by the sweeper once rebuilt
             log.warning("could not expire stale rooms: %r", exc)
+        rows = await self.store.active_rooms()
+        if self.cluster is not None:
+            won = set(await self.cluster.leases.claim([r["code"] for r in rows]))
+            rows = [r for r in rows if r["code"] in won]
+        return await self._rebuild(rows)
+
+    async def _rebuild(self, rows: list[dict]) -> int:
+        """Rebuild, start and resume the rooms of ``rows`` (:meth:`Store.active_rooms`)."""
         count = 0
-        for row in await self.store.active_rooms():
+        for row in rows:
+            if row["code"] in self.rooms:
+                continue
             try:
                 room = Room.restore(row, self.store, self.config, self.clock,
                                     on_finished=self._finished)
             except Exception:
                 log.exception("room %s: could not be rebuilt; skipped", row.get("code"))
                 continue
+            self._adopt(room)
             self.rooms[room.code] = room
             room.start()
             await room.post(room.resume)
@@ -222,6 +249,7 @@ class RoomManager:
                                                "too long"))
             self.rooms.pop(room.code, None)
             await room.stop(protocol.CLOSE_ROOM_GONE, "the room expired")
+            await self._release(room.code)
             gone.append(room.code)
         if gone:
             log.info("expired %d room(s)", len(gone))
@@ -270,6 +298,28 @@ class RoomManager:
         room = self.rooms.pop(code, None)
         if room is not None:
             await room.stop(1000, "the room is closed")
+            await self._release(code)
+
+    async def _release(self, code: str) -> None:
+        """In a cluster: the room is over (finished and unloaded, or expired): its lease is
+        released and it is never taken over."""
+        if self.cluster is not None:
+            try:
+                await self.cluster.leases.release(code, forget=True)
+            except Exception as exc:  # it expires; a takeover finds the room over
+                log.warning("room %s: could not release its lease: %r", code, exc)
+
+    async def drop(self, code: str) -> None:
+        """In a cluster: this process lost room ``code``'s lease (another owns it now):
+        stop it at once, without writing, its sockets closed with 1012 (reconnect: the
+        clients reach the new owner)."""
+        handle = self._unload.pop(code, None)
+        if handle is not None:
+            handle.cancel()
+        room = self.rooms.pop(code, None)
+        if room is not None:
+            await room.stop(protocol.CLOSE_RESTART, "the room moved to another server process",
+                            timeout=1.0)
 
     async def shutdown(self) -> None:
         """Stop every room (connections closed with 1012: reconnect later)."""

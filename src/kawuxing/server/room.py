@@ -122,6 +122,9 @@ class Room(Actor):
         self.chat = ChatLimits(config.chat_rate, config.chat_burst, clock.now)
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
         self.rating: dict | None = None  # the rating outcome once the match is over (issue 16)
+        # in a cluster (issue 17): whether this process still owns the room (its lease);
+        # checked before every write of stored(): a process that lost it writes nothing more
+        self.fence: Callable[[], bool] | None = None
 
     waiting = property(lambda self: self.status == WAITING, doc="Waiting for players.")
     playing = property(lambda self: self.status == PLAYING, doc="The match is on.")
@@ -545,9 +548,15 @@ class Room(Actor):
         """Run ``write()`` (a store write), trying again ``config.store_retries`` times after
         ``config.store_backoff`` seconds, doubled each time (a locked or busy database, a
         lost connection). True once it is stored; False (logged in one line) if every try
-        failed. The room's task waits meanwhile: nothing else changes the room."""
+        failed. The room's task waits meanwhile: nothing else changes the room. In a
+        cluster, False at once (nothing written) when this process no longer holds the
+        room's lease (``fence``, issue 17)."""
         delay = self.config.store_backoff
         for attempt in range(self.config.store_retries + 1):
+            if self.fence is not None and not self.fence():
+                log.warning("room %s: not storing %s: this process no longer owns the room",
+                            self.code, what)
+                return False
             try:
                 await write()
                 self.stats["store_failures"] = 0

@@ -11,7 +11,8 @@ size-checked, rate-limited (token bucket), validated (pydantic), and handed to t
 queue; the room answers. Anything that cannot be used gets an ``error`` with a code and
 changes nothing; the socket stays usable, and nothing a client sends writes a traceback to
 the log. A finished room no longer in memory (after a restart) answers a hello with its
-``match_end`` and closes (1000).
+``match_end`` and closes (1000). In a cluster (issue 17) a socket for a room owned by
+another process is relayed to it (:func:`_relayed`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
             conn.close(protocol.CLOSE_POLICY, "too many sockets")
             return
         room = manager.get(code)
+        if room is None and manager.cluster is not None:  # issue 17
+            owner = await manager.cluster.locate(code)
+            if owner is not None and owner != manager.cluster.me:
+                await _relayed(websocket, conn, manager.cluster, code, owner, config)
+                return
+            room = manager.get(code)
         if room is None:
             await _gone(websocket, conn, manager, code, config)
             return
@@ -98,6 +105,22 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
             await asyncio.wait_for(pump, 5.0)
         except (asyncio.TimeoutError, asyncio.CancelledError):
             pump.cancel()
+
+
+async def _relayed(websocket: WebSocket, conn: WsConnection, cluster, code: str,
+                   owner: str, config) -> None:
+    """A socket for a room another process of the cluster owns (issue 17): the hello is
+    read and checked here, then every message goes to the owner over Redis and what the
+    room sends this seat comes back (:class:`~kawuxing.server.cluster.relay.Link`; it
+    follows the room if it moves to another process)."""
+    hello = await _hello(websocket, conn, config, watch=True)
+    if hello is None:
+        return
+    link = cluster.link(conn, code, owner, None if isinstance(hello, protocol.Watch) else hello)
+    try:
+        await _serve(websocket, conn, link, link.forward, config)
+    finally:
+        cluster.unlink(link)
 
 
 async def _gone(websocket: WebSocket, conn: WsConnection, manager, code: str, config) -> None:

@@ -1,0 +1,316 @@
+"""One process as a member of a cluster (issue 17): its leases, heartbeat and channel, the
+rooms it serves for others and the sockets it relays, and where a room is.
+
+:class:`ClusterNode` is made by the app's lifespan when ``config.redis_url`` is set
+(:func:`kawuxing.server.app.create_app`), attached to the :class:`RoomManager` as
+``manager.cluster``. The HTTP API and the WebSocket endpoint ask it :meth:`locate` for a room
+that is not in this process: ``self`` (it is now: taken over on demand), another process's
+incarnation id (forward the request, relay the socket), or None (no room being played).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import uuid
+
+from .. import protocol
+from ..errors import RoomError
+from ..roomops import ROOM_OPS
+from ..tokens import normalize_code
+from .leases import Leases
+from .presence import Presence
+from .relay import Bus, Link, RemoteConn, _refused
+from . import takeover
+
+log = logging.getLogger("kawuxing.server.cluster")
+LEASE_MS = 3000  # a lease's (and a heartbeat's) time to live
+INTERVAL = 1.0  # seconds between renewals, heartbeats and takeover scans
+LOAD_WAIT = 5.0  # seconds a request waits for a room this process is rebuilding
+
+
+def default_node_id() -> str:
+    """``hostname-pid``: the node id when none is given."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class ClusterNode:
+    """See the module doc. ``me``: the incarnation id ``NODE#BOOT`` (a process restarted with
+    the same node id is a new owner); ``node``: the node id; ``live``: the live processes as
+    of the last heartbeat (:meth:`Presence.nodes`); ``remote``: (origin, socket id) ->
+    :class:`RemoteConn` of the sockets other processes relay to rooms here; ``links``: socket
+    id -> :class:`Link` of the sockets here for rooms elsewhere."""
+
+    def __init__(self, redis, manager, node: str, url: str | None = None,
+                 lease_ms: int = LEASE_MS, interval: float = INTERVAL) -> None:
+        self.redis, self.manager, self.node, self.interval = redis, manager, node, interval
+        self.me = f"{node}#{uuid.uuid4().hex[:8]}"
+        self.leases = Leases(redis, self.me, lease_ms, margin_ms=max(1, lease_ms // 3))
+        self.presence = Presence(redis, self.me, node, url, lease_ms)
+        self.bus = Bus(redis, self.me, self._item)
+        self.live: list[dict] = []
+        self.remote: dict[tuple[str, str], RemoteConn] = {}
+        self.links: dict[str, Link] = {}
+        self.lock = asyncio.Lock()  # one takeover at a time
+        self.free_since: dict[str, float] = {}  # room -> when first seen without an owner
+        self._task: asyncio.Task | None = None
+        manager.cluster = self
+
+    @classmethod
+    async def open(cls, url: str, manager, node: str | None = None,
+                   public_url: str | None = None, **kwargs) -> ClusterNode:
+        """Connect to Redis at ``url`` (``redis://host:port/db``), subscribe and send the
+        first heartbeat. Raises the client's error when Redis does not answer."""
+        import redis.asyncio as aioredis
+
+        client = aioredis.from_url(url, decode_responses=True, socket_connect_timeout=5,
+                                   health_check_interval=10)
+        try:
+            await client.ping()
+            self = cls(client, manager, node or default_node_id(), public_url, **kwargs)
+            await self.bus.start()
+            await self.beat()
+        except BaseException:
+            await client.aclose()
+            raise
+        return self
+
+    def start(self) -> None:
+        """Start renewing, beating and taking over every ``interval`` seconds."""
+        self._task = asyncio.get_running_loop().create_task(takeover.run(self),
+                                                            name="kawuxing-cluster")
+
+    async def stop(self) -> None:
+        """Stop the periodic work (before the rooms are stopped)."""
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._task = None
+
+    async def close(self) -> None:
+        """After the rooms stopped: give up every lease (another process takes the rooms
+        over at once), leave, stop the channel, disconnect."""
+        try:
+            for code in list(self.leases.held):
+                await self.leases.release(code)
+            await self.presence.leave()
+            await self.bus.close()
+        except Exception as exc:
+            log.warning("cluster: a clean leave failed (%r): leases expire instead", exc)
+        finally:
+            await self.redis.aclose()
+
+    async def beat(self) -> None:
+        """Heartbeat, and read who is alive."""
+        await self.presence.beat(len(self.manager.rooms))
+        self.live = await self.presence.nodes()
+
+    async def health(self) -> dict:
+        """``{"nodes": [{"node", "rooms", "url"?}], "owned": n}`` for ``/api/health`` (the
+        live processes read from Redis now)."""
+        self.live = await self.presence.nodes()
+        nodes = []
+        for n in self.live:
+            entry = {"node": n.get("node"), "rooms": n.get("rooms", 0)}
+            if n.get("me") == self.me:
+                entry["rooms"] = len(self.manager.rooms)
+            if n.get("url"):
+                entry["url"] = n["url"]
+            nodes.append(entry)
+        return {"nodes": nodes, "owned": len(self.manager.rooms)}
+
+    def fence(self, code: str):
+        """The check a room of this process runs before each write: it still holds the
+        lease (:meth:`Leases.valid`)."""
+        return lambda: self.leases.valid(code)
+
+    # --- where a room is -------------------------------------------------------------
+    async def locate(self, code: str) -> str | None:
+        """Who serves room ``code``: :attr:`me` (in memory here now; a room with no live
+        owner that is still being played is taken over on the spot, :mod:`.takeover`),
+        another process's id, or None (no such room being played)."""
+        code = normalize_code(code)
+        if len(code) > 16:
+            return None
+        if self.manager.get(code) is not None:
+            return self.me
+        owner = (await self.leases.owners([code]))[0]
+        if owner is None:
+            await takeover.take(self, [code])
+            return self.me if self.manager.get(code) is not None else None
+        if owner == self.me:  # being rebuilt here
+            return self.me if await self._loaded(code) is not None else None
+        return owner
+
+    async def _loaded(self, code: str):
+        """The room once in memory (it may be being rebuilt), or None after ``LOAD_WAIT``."""
+        deadline = asyncio.get_running_loop().time() + LOAD_WAIT
+        while True:
+            room = self.manager.get(code)
+            if room is not None or code not in self.leases.held:
+                return room
+            if asyncio.get_running_loop().time() > deadline:
+                return None
+            await asyncio.sleep(0.05)
+
+    async def room_call(self, code: str, op: str, args: dict) -> dict | None:
+        """Run room operation ``op`` (:data:`kawuxing.server.roomops.ROOM_OPS`) where the room
+        is: here, or at its owner (request/reply). None when no process plays the room."""
+        where = await self.locate(code)
+        if where is None:
+            return None
+        if where == self.me:
+            room = self.manager.get(code)
+            if room is None:
+                return None
+            return await ROOM_OPS[op](room, **args)
+        return await self.bus.call(where, "room", {"code": normalize_code(code), "op": op,
+                                                   "args": args})
+
+    async def create(self, kwargs: dict) -> dict:
+        """Make a room on the least loaded live process (this one on a tie, or when the
+        chosen one does not answer): ``kwargs`` of :meth:`RoomManager.create_room`."""
+        mine = len(self.manager.rooms)
+        target, least = self.me, mine
+        for n in self.live:
+            if n.get("me") != self.me and n.get("rooms", 0) < least:
+                target, least = n["me"], n.get("rooms", 0)
+        if target != self.me:
+            for n in self.live:  # counted at once: the next creations spread
+                if n.get("me") == target:
+                    n["rooms"] = n.get("rooms", 0) + 1
+            try:
+                return await self.bus.call(target, "create", kwargs)
+            except RoomError as exc:
+                if exc.code != "owner_unavailable":
+                    raise
+                log.warning("cluster: %s did not answer a creation; made here", target)
+        return await self.manager.create_room(**kwargs)
+
+    # --- the channel -----------------------------------------------------------------
+    def link(self, conn, code: str, owner: str, hello) -> Link:
+        """A socket here for room ``code`` owned by ``owner``: attached there."""
+        link = Link(self, conn, normalize_code(code), hello)
+        self.links[link.cid] = link
+        link.open(owner)
+        return link
+
+    def unlink(self, link: Link) -> None:
+        """The socket of ``link`` closed."""
+        self.links.pop(link.cid, None)
+        link.detach()
+
+    def _item(self, sender: str, item: dict) -> None:
+        kind = item.get("t")
+        if kind == "out":
+            link = self.links.get(item["c"])
+            if link is not None and link.owner == sender:
+                link.conn.send_text(item["m"])
+        elif kind == "close":
+            link = self.links.get(item["c"])
+            if link is not None and link.owner == sender:
+                link.conn.close(int(item["code"]), str(item.get("reason", "")))
+        elif kind == "msg":
+            conn = self.remote.get((sender, item["c"]))
+            if conn is None or conn.closed:
+                return
+            room = self.manager.get(conn.code)
+            if room is None:
+                return
+            try:
+                msg = protocol.parse_client(item["m"], 1 << 20)
+            except protocol.ProtocolError:
+                return  # checked by the sender already
+            room.post_nowait(room.spectator_message if conn.watching else room.client_message,
+                             conn, msg)
+        elif kind == "attach":
+            conn = RemoteConn(self.bus, sender, item["c"], normalize_code(item["room"]),
+                              item.get("hello") is None)
+            old = self.remote.pop((sender, item["c"]), None)
+            if old is not None:
+                self._detach(old)
+            self.remote[(sender, item["c"])] = conn
+            asyncio.get_running_loop().create_task(self._attach(conn, item.get("hello")))
+        elif kind == "detach":
+            conn = self.remote.pop((sender, item["c"]), None)
+            if conn is not None:
+                self._detach(conn)
+        elif kind == "call":
+            asyncio.get_running_loop().create_task(self._call(sender, item))
+
+    async def _attach(self, conn: RemoteConn, hello: dict | None) -> None:
+        room = await self._loaded(conn.code)
+        if conn.closed:
+            return
+        if room is None:
+            conn.close(protocol.CLOSE_RESTART, "the room is not served here; reconnect")
+            return
+        if hello is None:
+            future = room.post(room.watch, conn)
+        else:
+            future = room.post(room.attach, conn, str(hello.get("token", "")),
+                               hello.get("hand"), hello.get("last_event"))
+        future.add_done_callback(lambda f: _refused(conn, f, conn.watching))
+
+    def _detach(self, conn: RemoteConn) -> None:
+        conn.closed = True
+        room = self.manager.get(conn.code)
+        if room is not None:
+            if conn.watching:
+                room.post_nowait(room.unwatch, conn)
+            elif conn.seat is not None:
+                room.post_nowait(room.detach, conn)
+
+    async def _call(self, sender: str, item: dict) -> None:
+        op, args, key = item.get("op"), item.get("args") or {}, item.get("id")
+        try:
+            if op == "create":
+                result = await self.manager.create_room(**args)
+            elif op == "room" and args.get("op") in ROOM_OPS:
+                room = await self._loaded(normalize_code(args["code"]))
+                if room is None:
+                    raise RoomError(503, "the room is moving between server processes; try "
+                                         "again in a few seconds", "owner_unavailable")
+                result = await ROOM_OPS[args["op"]](room, **args.get("args", {}))
+            else:
+                raise RoomError(400, f"unknown cluster call {op!r}", "bad_call")
+        except RoomError as exc:
+            self.bus.answer(sender, key, error=exc)
+            return
+        except Exception as exc:
+            log.exception("cluster: call %r from %s failed", op, sender)
+            self.bus.answer(sender, key, error=RoomError(500, f"the owner failed: {exc!r}",
+                                                         "internal"))
+            return
+        self.bus.answer(sender, key, result)
+
+    # --- periodic: sockets of processes that died, sockets whose owner changed ---------
+    def prune_remote(self) -> None:
+        """Sockets relayed by processes no longer alive are disconnected from their rooms
+        (their players get the drop grace, then 托管, as after any dropped connection)."""
+        alive = {n.get("me") for n in self.live}
+        for key, conn in list(self.remote.items()):
+            if conn.origin not in alive or conn.closed:
+                self.remote.pop(key, None)
+                if not conn.closed:
+                    self._detach(conn)
+
+    async def reroute(self) -> None:
+        """Sockets relayed to an owner that has changed (a takeover) attach to the new one,
+        with the full view (the client resyncs by version as on a reconnect)."""
+        links = [link for link in self.links.values() if not link.conn.closed]
+        if not links:
+            return
+        owners = await self.leases.owners([link.code for link in links])
+        for link, owner in zip(links, owners):
+            if owner is not None and owner != link.owner and not link.conn.closed:
+                if owner == self.me and self.manager.get(link.code) is None:
+                    continue  # still being rebuilt here: next time
+                log.info("cluster: socket %s of room %s follows it to %s", link.cid,
+                         link.code, owner)
+                link.open(owner, resume=True)

@@ -1,0 +1,95 @@
+"""Failover (issue 17): the rooms of a process that died are rebuilt by another from
+PostgreSQL, with the same code as a restart (:meth:`RoomManager.restore
+<kawuxing.server.manager.RoomManager.restore>`: each hand replayed from its record and stored
+actions; timers, 托管 and the pause between hands scheduled again as after a restart).
+
+Every ``interval`` (1 s) each process (:func:`tick`):
+
+1. renews its leases; a room whose lease it lost (it was paused, or cut off from Redis
+   longer than the lease) is dropped at once — stopped, its sockets closed with 1012 so
+   that their clients reconnect to the new owner — without writing anything more;
+2. sends its heartbeat and reads who is alive; sockets relayed here by processes that died
+   are disconnected from their rooms (their players get the drop grace, then 托管);
+3. moves the sockets it relays whose room changed owner to the new owner (full view);
+4. takes over rooms that have no owner (in the rooms set, no lease): the least loaded live
+   process takes them at once, the others only once they have been free for two
+   intervals (so that one process does not race another for every room).
+
+A request or socket for a room without an owner takes it over on the spot (:func:`take`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+log = logging.getLogger("kawuxing.server.cluster")
+
+
+async def run(node) -> None:
+    """:func:`tick` every ``node.interval`` seconds until cancelled (a failed tick is logged
+    and the next one tries again)."""
+    while True:
+        await asyncio.sleep(node.interval)
+        try:
+            await tick(node)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("cluster: periodic work failed: %r", exc)
+
+
+async def tick(node) -> None:
+    """One round of the periodic work (module doc)."""
+    for code in await node.leases.renew():
+        log.warning("cluster: lost the lease of room %s; it is no longer served here", code)
+        await node.manager.drop(code)
+    await node.beat()
+    node.prune_remote()
+    await node.reroute()
+    await scan(node)
+
+
+async def scan(node) -> int:
+    """Take over rooms without an owner (module doc, step 4). Returns how many."""
+    manager = node.manager
+    playing = [c for c in await node.leases.rooms() if manager.get(c) is None]
+    owners = await node.leases.owners(playing)
+    free = [c for c, o in zip(playing, owners) if o is None]
+    now = time.monotonic()
+    node.free_since = {c: node.free_since.get(c, now) for c in free}
+    if not free:
+        return 0
+    mine = len(manager.rooms)
+    least = all(mine <= n.get("rooms", 0) for n in node.live if n.get("me") != node.me)
+    if not least:
+        free = [c for c in free if now - node.free_since[c] >= 2 * node.interval]
+    return await take(node, free)
+
+
+async def take(node, codes: list[str]) -> int:
+    """Claim the leases of ``codes`` that are free and rebuild those rooms here from the
+    database; a claimed room that is no longer being played (finished, expired, unknown)
+    leaves the rooms set. Returns how many rooms were rebuilt."""
+    manager = node.manager
+    async with node.lock:
+        codes = [c for c in codes if manager.get(c) is None and c not in node.leases.held]
+        won = await node.leases.claim(codes)
+        if not won:
+            return 0
+        started = time.perf_counter()
+        try:
+            count = await manager.restore(codes=won)
+        except Exception:
+            for code in won:
+                node.leases.held.pop(code, None)  # expires; tried again
+            raise
+        for code in won:
+            if manager.get(code) is None:
+                await node.leases.release(code, forget=True)
+            node.free_since.pop(code, None)
+    if count:
+        log.info("cluster: took over %d room(s) in %.0f ms", count,
+                 1000 * (time.perf_counter() - started))
+    return count
