@@ -1,0 +1,230 @@
+"""The cluster's parts against a real ``redis-server`` (issue 17): leases (one owner at a
+time, renewal, a lost lease stops the owner before anyone else may take the room), presence,
+the pub/sub bus (order, request/reply, a silent owner), the settings and the command line,
+and — with two in-process servers on the local PostgreSQL — a process whose lease was taken
+writes nothing more for that room. Skipped, with the reason, when ``redis-server`` is absent.
+The end-to-end tests (processes, SIGKILL, chaos) are tests/test_cluster.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+
+import cluster_harness
+from kawuxing.server.config import ServerConfig
+from kawuxing.server.errors import RoomError
+
+redis_asyncio = pytest.importorskip("redis.asyncio", reason="the redis package is missing")
+redis_server = cluster_harness.redis_server
+scratch_db = cluster_harness.scratch_db
+
+from kawuxing.server.cluster.leases import Leases, lease_key  # noqa: E402
+from kawuxing.server.cluster.presence import Presence  # noqa: E402
+from kawuxing.server.cluster.relay import Bus  # noqa: E402
+
+
+def run(redis_url: str, body):
+    """Run ``body(client)`` with a fresh client of ``redis_url`` (its database flushed)."""
+    async def main():
+        client = redis_asyncio.from_url(redis_url, decode_responses=True)
+        await client.flushdb()
+        try:
+            return await body(client)
+        finally:
+            await client.aclose()
+    return asyncio.run(main())
+
+
+def test_a_lease_has_one_owner_until_released_and_the_rooms_set_follows(redis_server):
+    async def body(client):
+        a, b = Leases(client, "a#1"), Leases(client, "b#1")
+        assert await a.claim(["R1", "R2"]) == ["R1", "R2"]
+        assert await b.claim(["R1", "R3"]) == ["R3"]  # R1 is a's
+        assert await a.claim(["R1"]) == ["R1"]  # already ours: kept
+        assert await a.owners(["R1", "R3", "R9"]) == ["a#1", "b#1", None]
+        assert a.valid("R1") and not a.valid("R3") and b.valid("R3")
+        assert await a.rooms() == {"R1", "R2", "R3"}
+        await b.release("R1")  # not b's: nothing happens
+        assert await a.owners(["R1"]) == ["a#1"]
+        await a.release("R1")  # a stop: the room stays to be taken over
+        assert not a.valid("R1") and await b.claim(["R1"]) == ["R1"]
+        await a.release("R2", forget=True)  # over: it leaves the rooms set
+        assert await a.rooms() == {"R1", "R3"} and await a.owners(["R2"]) == [None]
+    run(redis_server.url, body)
+
+
+def test_renewal_keeps_a_lease_past_its_ttl_and_reports_one_taken(redis_server):
+    async def body(client):
+        a, b = Leases(client, "a#1", ttl_ms=300, margin_ms=100), Leases(client, "b#1")
+        await a.claim(["R1", "R2"])
+        for _ in range(6):  # 0.6 s: twice the time to live
+            await asyncio.sleep(0.1)
+            assert await a.renew() == []
+        assert await b.claim(["R1", "R2"]) == [] and a.valid("R1")
+        await client.set(lease_key("R2"), "b#1")  # taken (as after an expiry)
+        assert await a.renew() == ["R2"]
+        assert not a.valid("R2") and a.valid("R1") and list(a.held) == ["R1"]
+    run(redis_server.url, body)
+
+
+def test_an_owner_that_stops_renewing_stops_acting_before_another_can_take_the_room(
+        redis_server):
+    async def body(client):
+        a, b = Leases(client, "a#1", ttl_ms=400, margin_ms=150), Leases(client, "b#1")
+        await a.claim(["R1"])
+        invalid_at = taken_at = None
+        while taken_at is None:  # a is "paused": it never renews
+            now = time.monotonic()
+            if invalid_at is None and not a.valid("R1"):
+                invalid_at = now
+            if await b.claim(["R1"]):
+                taken_at = time.monotonic()
+            await asyncio.sleep(0.005)
+        assert invalid_at is not None and invalid_at < taken_at
+        assert await a.renew() == ["R1"]  # and once it wakes up it knows
+    run(redis_server.url, body)
+
+
+def test_leases_refuse_a_margin_not_shorter_than_the_ttl(redis_server):
+    async def body(client):
+        with pytest.raises(ValueError, match="margin_ms"):
+            Leases(client, "a#1", ttl_ms=1000, margin_ms=1000)
+    run(redis_server.url, body)
+
+
+def test_presence_lists_live_processes_and_drops_those_that_leave_or_stop(redis_server):
+    async def body(client):
+        a = Presence(client, "n0#1", "n0", "http://127.0.0.1:1", ttl_ms=300)
+        b = Presence(client, "n1#1", "n1", ttl_ms=300)
+        await a.beat(3)
+        await b.beat(5)
+        assert await a.nodes() == [
+            {"node": "n0", "me": "n0#1", "rooms": 3, "url": "http://127.0.0.1:1"},
+            {"node": "n1", "me": "n1#1", "rooms": 5}]
+        await a.leave()
+        assert [n["node"] for n in await b.nodes()] == ["n1"]
+        await asyncio.sleep(0.4)  # b stopped beating: its key expired
+        assert await b.nodes() == []
+    run(redis_server.url, body)
+
+
+def test_the_bus_keeps_order_answers_calls_and_times_out_on_a_silent_owner(redis_server):
+    async def body(client):
+        got: list[tuple[str, dict]] = []
+        a = Bus(client, "a#1", lambda sender, item: got.append((sender, item)))
+
+        def on_b(sender, item):
+            if item["t"] == "call":
+                if item["op"] == "double":
+                    b.answer(sender, item["id"], item["args"]["x"] * 2)
+                elif item["op"] == "refuse":
+                    b.answer(sender, item["id"], error=RoomError(409, "no", "room_full"))
+            else:
+                b.send(sender, {"t": "echo", "n": item["n"]})
+
+        b = Bus(client, "b#1", on_b)
+        await a.start()
+        await b.start()
+        try:
+            for n in range(200):
+                a.send("b#1", {"t": "msg", "n": n})
+                if n % 37 == 0:
+                    await asyncio.sleep(0)  # several batches
+            assert await a.call("b#1", "double", {"x": 21}) == 42
+            with pytest.raises(RoomError) as refused:
+                await a.call("b#1", "refuse", {})
+            assert (refused.value.status, refused.value.code) == (409, "room_full")
+            with pytest.raises(RoomError) as silent:
+                await a.call("nobody#0", "double", {"x": 1}, timeout=0.3)
+            assert (silent.value.status, silent.value.code) == (503, "owner_unavailable")
+            for _ in range(100):
+                if len(got) == 200:
+                    break
+                await asyncio.sleep(0.02)
+            assert [item["n"] for _, item in got] == list(range(200))
+            assert {sender for sender, _ in got} == {"b#1"}
+        finally:
+            await a.close()
+            await b.close()
+    run(redis_server.url, body)
+
+
+def test_settings_read_the_cluster_variables():
+    config = ServerConfig.from_env("postgresql://u@h/d", {
+        "KAWUXING_REDIS": "redis://127.0.0.1:6390/0", "KAWUXING_NODE_ID": "east-1"})
+    assert (config.redis_url, config.node_id) == ("redis://127.0.0.1:6390/0", "east-1")
+    plain = ServerConfig.from_env("sqlite:///x.db", {})
+    assert plain.redis_url is None and plain.node_id is None
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kawuxing.cli", "serve", "--port", "1", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_serve_refuses_redis_with_sqlite_and_a_redis_that_does_not_answer(tmp_path):
+    done = _serve("--db", f"sqlite:///{tmp_path / 'a.db'}", "--redis", "redis://127.0.0.1:9/0")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: --redis: a cluster needs a shared PostgreSQL database "
+        "(--db postgresql+asyncpg://USER@HOST/DB), not SQLite"]
+    port = cluster_harness.free_port()  # nobody listens there
+    done = _serve("--db", "postgresql+asyncpg://u@127.0.0.1:9/x", "--redis",
+                  f"redis://127.0.0.1:{port}/0")
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: --redis redis://127.0.0.1:{port}/0:")
+
+
+def test_a_single_process_reports_its_node_and_no_cluster(tmp_path):
+    from kawuxing.server.testing import ServerThread, http
+
+    config = replace(ServerConfig.from_env(f"sqlite:///{tmp_path / 'g.db'}", {}),
+                     node_id="solo")
+    with ServerThread(config) as server:
+        status, health = http("GET", f"{server.url}/api/health")
+    assert status == 200 and health["node"] == "solo" and health["cluster"] is None
+
+
+def test_a_process_whose_lease_was_taken_writes_nothing_more_for_the_room(
+        redis_server, scratch_db):
+    """Fencing: the owner's lease is taken (as if it had been paused past its TTL): its
+    room refuses to store (a write it tries is refused before it reaches the database) and
+    the room is dropped from the process at its next renewal."""
+    from kawuxing.server.testing import ServerThread, http
+
+    config = replace(ServerConfig.from_env(scratch_db, {}), redis_url=redis_server.url,
+                     node_id="a", bot_delay=0.0, claim_window=0.0, hand_pause=0.0,
+                     create_rate=0.0)
+    with ServerThread(config) as server:
+        status, made = http("POST", f"{server.url}/api/rooms",
+                            {"hands": 1, "nickname": "p0", "seats": ["human", "random", "random"]})
+        assert status == 201
+        code = made["code"]
+        cluster = server.manager.cluster
+        assert cluster.leases.valid(code)
+        health = http("GET", f"{server.url}/api/health")[1]
+        assert health["node"] == "a" and health["cluster"]["owned"] == 1
+        assert health["cluster"]["nodes"][0]["node"] == "a"
+
+        async def steal():
+            await cluster.redis.set(lease_key(code), "thief#0", px=60000)
+            cluster.leases.held[code] = time.monotonic() - 1  # its deadline passed
+            room = server.manager.get(code)
+            return await room.stored(lambda: room.store.update_room(code, status="hacked"),
+                                     "a test write")
+
+        assert server.call(steal()) is False  # refused before the database
+        deadline = time.monotonic() + 10
+        while server.manager.get(code) is not None:  # dropped at the next renewal
+            assert time.monotonic() < deadline, "the room was not dropped"
+            time.sleep(0.05)
+        row = server.call(server.manager.store.room_row(code))
+        assert row["status"] == "waiting" or row["status"] == "playing"
+        assert code not in cluster.leases.held
