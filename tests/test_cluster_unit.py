@@ -228,3 +228,43 @@ def test_a_process_whose_lease_was_taken_writes_nothing_more_for_the_room(
         row = server.call(server.manager.store.room_row(code))
         assert row["status"] == "waiting" or row["status"] == "playing"
         assert code not in cluster.leases.held
+
+
+def test_a_write_that_collides_with_a_stale_owners_row_rebuilds_the_room_from_the_database(
+        redis_server, scratch_db):
+    """Fencing by the database: another process stored the next action of a hand (a stale
+    owner's late write: the primary key of ``kwx_actions`` is the match, hand and index).
+    This process's own write at that index is refused by PostgreSQL; the room is rebuilt
+    from the database, so it now holds the other write — nothing stored is lost."""
+    from kawuxing.server.pacing import BY_PLAYER
+    from kawuxing.server.rows import ActionRow
+    from kawuxing.server.testing import ServerThread, http
+
+    config = replace(ServerConfig.from_env(scratch_db, {}), redis_url=redis_server.url,
+                     node_id="a", create_rate=0.0, join_rate=0.0)
+    with ServerThread(config) as server:
+        code = http("POST", f"{server.url}/api/rooms",
+                    {"hands": 1, "nickname": "p0", "seats": ["human"] * 3})[1]["code"]
+        for name in ("p1", "p2"):  # the match starts; nobody connected: nothing moves
+            assert http("POST", f"{server.url}/api/rooms/{code}/join", {"nickname": name})[0] == 200
+        room = server.manager.get(code)
+        hand = room.match.hand
+        seat = next(s for s in range(3) if hand.legal_actions(s))
+        legal = hand.legal_actions(seat)
+        theirs, ours = legal[0], legal[-1]
+        done = len(hand.actions)
+
+        async def collide():
+            await room.store.add_action(ActionRow(room.match_id, room.match.number, done, seat,
+                                                  theirs.to_json(), BY_PLAYER))
+            return await room.post(room.play, seat, ours, BY_PLAYER, "x1")
+
+        problem = server.call(collide())
+        assert problem is not None and problem[0] == "storage"
+        deadline = time.monotonic() + 10
+        while (server.manager.get(code) is None or server.manager.get(code) is room):
+            assert time.monotonic() < deadline, "the room was not rebuilt"
+            time.sleep(0.05)
+        again = server.manager.get(code).match.hand
+        assert len(again.actions) == done + 1 and again.actions[-1] == theirs
+        assert server.manager.cluster.leases.valid(code)

@@ -163,6 +163,12 @@ class RoomManager:
         (:meth:`Room.stored` checks ``room.fence``)."""
         if self.cluster is not None:
             room.fence = self.cluster.fence(room.code)
+            room.on_conflict = self._conflict
+
+    def _conflict(self, room: Room) -> None:
+        """A write of ``room`` collided with a row another process stored for it (a stale
+        owner's late write, issue 17): rebuild it from the database, which holds the truth."""
+        asyncio.get_running_loop().create_task(self.cluster.rebuild(room.code))
 
     async def restore(self, codes: list[str] | None = None) -> int:
         """Rebuild every waiting or playing room from the database (hands replayed from

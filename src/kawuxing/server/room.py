@@ -30,6 +30,8 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Awaitable, Callable
 
+from sqlalchemy.exc import IntegrityError
+
 from .. import fairness
 from ..agents import DEFAULT_BOT, SUGGESTED_BOT, check_bot
 from ..engine import Action, IllegalAction
@@ -125,6 +127,9 @@ class Room(Actor):
         # in a cluster (issue 17): whether this process still owns the room (its lease);
         # checked before every write of stored(): a process that lost it writes nothing more
         self.fence: Callable[[], bool] | None = None
+        # ... and what to do when a write collides with one already stored (another process
+        # wrote for this room: this copy is behind the database)
+        self.on_conflict: Callable[[Room], None] | None = None
 
     waiting = property(lambda self: self.status == WAITING, doc="Waiting for players.")
     playing = property(lambda self: self.status == PLAYING, doc="The match is on.")
@@ -550,7 +555,8 @@ class Room(Actor):
         lost connection). True once it is stored; False (logged in one line) if every try
         failed. The room's task waits meanwhile: nothing else changes the room. In a
         cluster, False at once (nothing written) when this process no longer holds the
-        room's lease (``fence``, issue 17)."""
+        room's lease (``fence``, issue 17), and when a write collides with a row already
+        stored (``on_conflict`` is told: the room is rebuilt from the database)."""
         delay = self.config.store_backoff
         for attempt in range(self.config.store_retries + 1):
             if self.fence is not None and not self.fence():
@@ -562,6 +568,12 @@ class Room(Actor):
                 self.stats["store_failures"] = 0
                 return True
             except Exception as exc:
+                if self.on_conflict is not None and isinstance(exc, IntegrityError):
+                    log.warning("room %s: storing %s collides with a row another process "
+                                "stored for this room; rebuilt from the database", self.code,
+                                what)
+                    self.on_conflict(self)
+                    return False
                 if attempt == self.config.store_retries:
                     self.stats["store_failures"] = self.stats.get("store_failures", 0) + 1
                     log.warning("room %s: could not store %s after %d tries: %r", self.code,

@@ -129,6 +129,16 @@ class ClusterNode:
         lease (:meth:`Leases.valid`)."""
         return lambda: self.leases.valid(code)
 
+    async def rebuild(self, code: str) -> None:
+        """Room ``code`` in memory here is behind the database (a write collided): drop it
+        (its sockets reconnect) and rebuild it from the database, keeping the lease."""
+        await self.manager.drop(code)
+        try:
+            await self.leases.release(code)
+            await takeover.take(self, [code])
+        except Exception as exc:  # a takeover scan finds it without an owner
+            log.warning("cluster: room %s could not be rebuilt: %r", code, exc)
+
     # --- where a room is -------------------------------------------------------------
     async def locate(self, code: str) -> str | None:
         """Who serves room ``code``: :attr:`me` (in memory here now; a room with no live
