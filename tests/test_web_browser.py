@@ -775,7 +775,7 @@ def test_town_preset_room_and_its_rules_page(server, desktop):
     page.wait_for_selector("#modal .rules-page")
     assert page.locator(".rules-preset strong").inner_text() == "预设：孝感"
     # server_common's 9 + 孝感's 9 (VARIANTS.md Presets) + the number of hands (1, not 8)
-    assert page.locator(".rules-page h3").first.inner_text() == "与标准规则不同（19 项）"
+    assert page.locator(".rules-page > h3").first.inner_text() == "与标准规则不同（19 项）"
     diff = page.eval_on_selector_all(
         ".rules-diff tbody tr",
         "(rs) => rs.map((r) => [r.dataset.option, ...[...r.cells].map((c) => c.textContent)])")

@@ -9,7 +9,10 @@ driving Debian's Chromium against the real server on 127.0.0.1 (as tests/test_we
   label, opponents' included; a hand can be played from the keyboard;
 - sound: the call-out files exist, are served and referenced, a call-out is fetched when it is
   said; mute is remembered across a reload (playback is not asserted);
-- prefers-reduced-motion: no animation, no transition.
+- prefers-reduced-motion: no animation, no transition;
+- the rules page (issue 12 item 4): every pattern the server scored under the room's rules
+  (POST /api/rules/patterns) with its example drawn in tiles, its ×, the cap, in both languages;
+- first-hand tips: the tip the moment calls for, put away one by one or all, remembered.
 
 Screenshots go to artifacts/ (and, with KAWUXING_UPDATE_DOCS=1, the README's to docs/).
 Skipped when Playwright or /usr/bin/chromium is missing.
@@ -94,15 +97,20 @@ def new_page(browser, viewport=(1366, 768), **kw):
 
 
 def open_room(page, server, wall=MID_WALL, hands=1,
-              seats=("human", "heuristic:2", "heuristic:3")) -> dict:
+              seats=("human", "heuristic:2", "heuristic:3"), tips=False, preset="standard",
+              options=None) -> dict:
+    """A room of mine at the table; without ``tips`` as a player who turned the first-hand
+    tips off (tips.js), so that the table's pictures show the table alone."""
     status, room = http("POST", f"{server.url}/api/rooms", {
-        "seats": list(seats), "options": {"first_dealer": "seat0"}, "walls": [wall],
-        "nickname": "小明", "hands": hands})
+        "seats": list(seats), "options": {"first_dealer": "seat0", **(options or {})},
+        "walls": [wall], "nickname": "小明", "hands": hands, "preset": preset})
     assert status == 201, room
     page.goto(server.url + "/")
     page.evaluate("([c, s, t]) => localStorage.setItem('kwx.seats', JSON.stringify("
                   "{[c]: {seat: s, token: t, nick: '小明', at: Date.now()}}))",
                   [room["code"], room["seat"], room["token"]])
+    if not tips:
+        page.evaluate("() => localStorage.setItem('kwx.tips', JSON.stringify({off: true}))")
     page.goto(f"{server.url}/#/room/{room['code']}")
     page.wait_for_selector(".board")
     return room
@@ -365,6 +373,128 @@ def test_reduced_motion_is_honoured(server, browser):
             return [s.animationName, s.transitionDuration];
         })""")
         assert styles and all(name == "none" and duration == "0s" for name, duration in styles), styles
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# --- the rules page: every pattern with its example in tiles ----------------------------------
+
+def test_rules_page_draws_every_pattern_with_its_example_in_tiles(server, browser):
+    """孝感 with a cap of 8 (VARIANTS.md Presets): the page lists what POST /api/rules/patterns
+    scored under the room's rules — each pattern's ×, its example's tiles (concealed, the
+    winning tile marked, the melds), what the example is worth after the cap — the rule
+    numbers as small print only; the language switch redraws it in English."""
+    page = new_page(browser)
+    try:
+        room = open_room(page, server, preset="xiaogan", options={"cap": 8})
+        _, info = http("GET", f"{server.url}/api/rooms/{room['code']}")
+        _, table = http("POST", f"{server.url}/api/rules/patterns", {"rules": info["rules"]})
+        page.keyboard.press("r")
+        page.wait_for_selector("#modal .rules-page .pattern-card")
+        cards = page.eval_on_selector_all("#modal .pattern-card", """cs => cs.map((c) => ({
+            key: c.dataset.key, mult: c.querySelector('.pc-mult').textContent,
+            tiles: [...c.querySelectorAll('.pex-hand .tile')].map((e) => e.dataset.code || 'back'),
+            win: [...c.querySelectorAll('.pex-hand .tile.win-tile')].map((e) => e.dataset.code),
+            total: (c.querySelector('.pc-total') || {}).textContent || '',
+            rule: c.querySelector('small.rule').textContent,
+            ruleSize: parseFloat(getComputedStyle(c.querySelector('small.rule')).fontSize),
+            nameSize: parseFloat(getComputedStyle(c.querySelector('.pc-name')).fontSize)}))""")
+        rows = table["patterns"]
+        assert [c["key"] for c in cards] == [r["key"] for r in rows]
+        assert len(cards) == 19 and "jian_si_cheng_er" in [c["key"] for c in cards]  # R9.9 on
+        assert "san_yuan_seven_pairs" not in [c["key"] for c in cards]  # R9.15 off
+        for card, row in zip(cards, rows):
+            ex = row["example"]
+            melds = [m["tile"] for m in ex["melds"] for _ in range(3 if m["kind"] == "pung" else 4)]
+            assert card["tiles"] == ex["concealed"] + [ex["win_tile"]] + melds, row["key"]
+            assert card["win"] == [ex["win_tile"]]
+            assert card["mult"] == (f"×{row['multiplier']}" if row["scored"] else "本房间不计")
+            assert card["rule"] == row["rule"].split(" (")[0] and card["ruleSize"] < card["nameSize"] * 0.8
+        by_key = {c["key"]: c for c in cards}
+        assert by_key["ka_wu_xing"]["mult"] == "×4"  # R9.10 in 孝感
+        assert by_key["last_tile"]["mult"] == "本房间不计"  # R9.8 half: no 海底捞月
+        # 双龙七对 ×16 over the cap: the example is worth 8; 手抓一 with 碰碰胡: ×4 × ×4 = 16 → 8
+        assert by_key["double_dragon_seven_pairs"]["total"] == "此例：双龙七对 ×16，×16 封顶为 ×8"
+        assert by_key["shou_zhua_yi"]["total"] == "此例：碰碰胡 ×4 · 手抓一 ×4，×16 封顶为 ×8"
+        assert page.locator(".rules-cap strong").inner_text() == "封顶 ×8"
+        assert page.locator('.pattern-card[data-key="ka_wu_xing"] .pc-desc').inner_text().startswith("胡的是五")
+        # the options in force follow, in words (their rule numbers small print)
+        assert page.locator(".rules-page > h3").first.inner_text().startswith("与标准规则不同")
+        page.wait_for_timeout(300)
+        shot(page, "rules-page-patterns")
+        ARTIFACTS.mkdir(exist_ok=True)
+        # the whole dialog in the picture: it lengthens the page, the top bar out of its way
+        style = page.add_style_tag(content=".modal { position: absolute !important; bottom: auto !important;"
+                                   " min-height: 100%; overflow: visible !important; }"
+                                   " .topbar { visibility: hidden; }")
+        page.locator("#modal .panel").screenshot(path=str(ARTIFACTS / "rules-page.png"),
+                                                 animations="disabled")
+        if os.environ.get("KAWUXING_UPDATE_DOCS"):
+            page.locator("#modal .rules-patterns").screenshot(
+                path=str(DOCS / "screenshot-rules.png"), animations="disabled")
+        style.evaluate("(e) => e.remove()")
+        page.click("#btn-lang")  # the open page is drawn again in English
+        page.wait_for_function("() => document.querySelector('#modal .rules-patterns h3')"
+                               ".textContent.startsWith('Patterns')")
+        card = page.locator('#modal .pattern-card[data-key="ka_wu_xing"]')
+        assert card.locator(".pc-gloss").inner_text() == "closed wait on the five"
+        assert card.locator(".pc-desc").inner_text() == "The winning tile is a 5 in the middle of a 4-5-6."
+        assert card.locator(".pc-by").inner_text() == "on a discard"
+        assert page.locator(".rules-cap strong").inner_text() == "Cap ×8"
+        assert page.locator("#modal .pattern-card").count() == 19
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# --- first-hand tips ----------------------------------------------------------------------------
+
+# Seat 0 (me, the dealer) is ready at once on 5p/6p/9p (test_web_browser's DECLARE_HANDS): my
+# first turn offers 亮倒 and discards.
+TIP_WALL = build_wall(["46p 123p 789p 11p 234p", "123s 456s 789s 66z 7p 7z",
+                       "2s 3s 5s 8s 1s 7s 3s 7p 4s 5z 6z 7z 8p"], "5z 8p 4s 9s 8s 6s 5p")
+
+
+@pytest.mark.parametrize("name", ["desktop", "portrait"])
+def test_first_hand_tips_one_at_a_time_and_remembered(server, browser, name):
+    """A new player's first hands: the tip of what the turn offers (亮倒 first, then how to
+    discard, then the hint button), "知道了" puts one away, "不再提示" all; kept in
+    localStorage across a reload. On a phone the strip leaves the hand whole on the screen."""
+    width, height = VIEWPORTS[name]
+    page = new_page(browser, (width, height))
+    try:
+        open_room(page, server, wall=TIP_WALL, tips=True)
+        page.wait_for_selector(".seat.me .tip-strip")
+        strip = page.locator(".seat.me .tip-strip")
+        assert strip.get_attribute("data-tip") == "declare"
+        assert "亮倒" in strip.locator(".tip-text").inner_text()
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.tips')).hands.length") == 1
+        page.wait_for_timeout(400)  # it fades in
+        shot(page, f"tips-{name}")
+        if name == "portrait":  # the hand stays whole on the screen, the buttons 44 px targets
+            hand = boxes(page, ".hand .tile")
+            assert len(hand) == 14 and max(t["b"] for t in hand) <= height
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            assert all(b["h"] >= 44 and b["w"] >= 44 for b in boxes(page, ".tip-strip button"))
+        strip.locator("button.tip-ok").click()
+        page.wait_for_selector('.seat.me .tip-strip[data-tip="discard"]')
+        assert page.locator(".tip-strip .tip-text").inner_text().startswith("轮到你出牌")
+        page.locator(".tip-strip button.tip-ok").click()
+        page.wait_for_selector('.seat.me .tip-strip[data-tip="hint"]')
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.tips')).done") == ["declare", "discard"]
+        page.click("#btn-lang")  # in English
+        assert page.locator(".tip-strip .tip-text").inner_text().startswith("Not sure what to discard?")
+        page.click("#btn-lang")
+        page.locator(".tip-strip button.tip-off").click()
+        page.wait_for_selector(".seat.me .tip-strip", state="detached")
+        page.reload()
+        page.wait_for_selector(".board .hand .tile")
+        page.wait_for_timeout(300)
+        assert page.locator(".tip-strip").count() == 0
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.tips')).off") is True
     finally:
         errors = page.errors
         page.context.close()

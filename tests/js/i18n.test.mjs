@@ -31,6 +31,13 @@ test('t() looks up the chosen language, fills placeholders, falls back to the ke
   assert.equal(t('title'), 'Ka Wu Xing 卡五星');
   assert.equal(t('hand_of', { n: 2, total: 4 }), en.hand_of.replace('{n}', '2').replace('{total}', '4'));
   assert.equal(t('no_such_key_here'), 'no_such_key_here');
+  // a count of 1 takes the singular where English has one (the lobby said "1 hands")
+  assert.equal(t('hands_n', { n: 1 }), '1 hand');
+  assert.equal(t('hands_n', { n: 8 }), '8 hands');
+  assert.equal(t('concealed_count', { n: 1 }), '1 tile in hand');
+  setLang('zh');
+  assert.equal(t('hands_n', { n: 1 }), '1 局');
+  setLang('en');
   setLang('fr');  // not a language of the page: unchanged
   assert.equal(lang(), 'en');
   setLang('zh');

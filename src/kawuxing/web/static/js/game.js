@@ -21,7 +21,8 @@ import { loadSchemas } from './lobby.js';
 import { rulesPageEl } from './rulespage.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
-import { actionGroups, avatarEl, declareChoices, handLayout, KEYS_HELP, playerLabel, position, renderTable } from './table.js';
+import { countHand, tipEl, tipFor } from './tips.js';
+import { actionGroups, avatarEl, connects, declareChoices, handLayout, KEYS_HELP, playerLabel, position, renderTable } from './table.js';
 import { clearToasts, closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
@@ -62,10 +63,12 @@ export class Game {
     this.unLang = onLangChange(() => {
       if (this.fatal) { this.renderFatal(this.fatal, ''); return; }
       const settling = modalKind() === 'settle-modal';
+      const reading = modalKind() === 'rules-modal';
       if (this.connStatus) setConnStatus(this.connStatus, this.connInfo);
       this.render();
       if (!this.s.view && !this.s.players) this.renderConnecting();
       if (settling) this.openSettlement(true, !this.settlementLive);
+      if (reading) this.showRules();  // the rules page in the new language
     });
     window.__kwx = { game: this };
     this.renderConnecting();
@@ -565,7 +568,7 @@ export class Game {
       li.appendChild(avatarEl(this.s.players, i));
       li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerLabel(this.s.players, i)));
       if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
-      if (p.kind === 'human') li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
+      if (connects(p)) li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
       if (p.kind === 'open') {
         open.push(i);
         li.appendChild(this.fillControls(i));
@@ -654,17 +657,26 @@ export class Game {
     if (!this.conn.send({ type: 'auto', on: !this.s.auto })) toast(t('not_connected'), 'error');
   }
 
-  /** The rules in force in this room (rulespage.js), labelled from GET /api/rules. */
+  /** The rules in force in this room (rulespage.js), labelled from GET /api/rules, with the
+   * patterns and their examples scored by the server under the room's rules (one request per
+   * rule set). */
   async showRules() {
     let schema;
+    const rules = this.s.rules;
+    const key = JSON.stringify(rules);
     try {
       schema = (await loadSchemas()).rules;
+      if (!this.patterns || this.patterns.key !== key) {
+        const r = await api.rulePatterns(rules);
+        if (!r.ok) throw new Error(r.error);
+        this.patterns = { key, table: r.data };
+      }
     } catch (e) {
       toast(t('load_failed', { message: e.message }), 'error');
       return;
     }
     if (this.destroyed || !this.s.rules) return;
-    openModal(rulesPageEl(schema, this.s.rules, this.s.preset), { label: t('rules_title'), wide: true, cls: 'rules-modal' });
+    openModal(rulesPageEl(schema, this.s.rules, this.s.preset, this.patterns.table), { label: t('rules_title'), wide: true, cls: 'rules-modal' });
   }
 
   topBar() {
@@ -706,6 +718,10 @@ export class Game {
       toBot: (seat) => this.handToBot(seat),
       linkOpen: this.linkOpen !== false,  // my own connection: my dot goes red when it drops
     };
+    // a first-hand tip: what this view lets me do, in my first hands (tips.js)
+    const handId = `${this.code}:${this.hand}`;
+    const tip = this.hand !== null && countHand(handId) ? tipFor(this.view, handId, model.hintable) : null;
+    model.tipNode = tip ? tipEl(tip, () => this.render()) : null;
     // the board is patched (focus stays on what stays): the focus moves into the hint panel
     // when the answer asked from its button comes, and back to the button when the panel goes
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;

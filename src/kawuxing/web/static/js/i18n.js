@@ -1,7 +1,8 @@
 // The lookup of the page's texts: the language chosen (kept in localStorage; at first the
 // browser's: Chinese or English, else Chinese),
 // t(key, vars) and transferText(). The strings live in i18n/zh.js and i18n/en.js (same keys).
-// t(key, vars) fills {name} placeholders; a key missing in one language falls back to the other.
+// t(key, vars) fills {name} placeholders (a count n of 1: the key's `_one` text, English singulars);
+// a key missing in one language falls back to the other.
 
 import { en } from './i18n/en.js';
 import { zh } from './i18n/zh.js';
@@ -47,7 +48,10 @@ export function hasText(key) {
   return STRINGS.zh[key] !== undefined || STRINGS.en[key] !== undefined;
 }
 
+/** The text of ``key`` in the page's language, {name} placeholders filled from ``vars``; a
+ * count ``n`` of 1 takes the ``<key>_one`` text where there is one ("1 hand", not "1 hands"). */
 export function t(key, vars) {
+  if (vars && Number(vars.n) === 1 && hasText(`${key}_one`)) key = `${key}_one`;
   let text = STRINGS[current][key];
   if (text === undefined) text = STRINGS[current === 'zh' ? 'en' : 'zh'][key];
   if (text === undefined) return key;

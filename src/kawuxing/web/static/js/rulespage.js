@@ -1,12 +1,16 @@
-// A room's rules page: every option in force in this room (the room's RuleSet as the server
-// sends it: `rules` of the welcome message and of GET /api/rooms/{code}), each with its label,
-// its value and its rule number; the options that differ from the standard rules first, then
-// the rest by topic (rulegroups.js). Labels, defaults and the presets come from GET /api/rules:
-// this file decides nothing about what a rule does.
+// A room's rules page: every pattern (番) with an example hand drawn in tiles, its × under this
+// room's rules and the cap (POST /api/rules/patterns: the server scores each example under the
+// room's RuleSet, kawuxing/pattern_table.py); then every option in force in this room (the
+// room's RuleSet as the server sends it: `rules` of the welcome message and of GET
+// /api/rooms/{code}), each with its label and value in plain words, its rule number as small
+// print; the options that differ from the standard rules first, then the rest by topic
+// (rulegroups.js). Labels, defaults and the presets come from GET /api/rules: this file decides
+// nothing about what a rule does or what a hand is worth.
 
 import { el } from './dom.js';
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
+import { tileEl, tileRow } from './tiles.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -43,13 +47,104 @@ function table(rows, cls, withStandard) {
   return tbl;
 }
 
+function meldEl(meld) {
+  const box = el('span', `meld meld-${meld.kind}`);
+  box.title = t('meld_' + meld.kind);
+  box.setAttribute('aria-label', t('meld_' + meld.kind));
+  for (let i = 0; i < (meld.kind === 'pung' ? 3 : 4); i++) {
+    const back = meld.kind === 'concealed_kong' && (i === 0 || i === 3);
+    box.appendChild(back ? tileEl(null, { back: true }) : tileEl(meld.tile, { lang: lang() }));
+  }
+  return box;
+}
+
+/** How the example was won, in words: 自摸 / 点炮 / 抢杠, after a kong, the last tile, 亮倒. */
+function howWon(ex) {
+  const parts = [t(ex.after_kong ? `pex_${ex.win_by}_after_kong` : `pex_${ex.win_by}`)];
+  if (ex.last_tile) parts.push(t('pex_last_tile'));
+  if (ex.declared) parts.push(t('pex_declared'));
+  return parts.join(' · ');
+}
+
+/** The example hand: concealed tiles, the winning tile apart (marked), the melds. */
+function exampleEl(ex) {
+  const box = el('div', 'pex-hand');
+  const hand = tileRow(ex.concealed, { lang: lang() });
+  hand.setAttribute('role', 'group');
+  hand.setAttribute('aria-label', t('pex_concealed'));
+  box.appendChild(hand);
+  const win = tileEl(ex.win_tile, { lang: lang(), cls: 'win-tile', title: `${t('pex_win_tile')}: ${ex.win_tile}` });
+  win.setAttribute('aria-label', `${t('pex_win_tile')} ${win.getAttribute('aria-label')}`);
+  box.appendChild(win);
+  if (ex.melds.length) {
+    const melds = el('span', 'melds');
+    melds.setAttribute('role', 'group');
+    melds.setAttribute('aria-label', t('pex_melds'));
+    ex.melds.forEach((m) => melds.appendChild(meldEl(m)));
+    box.appendChild(melds);
+  }
+  return box;
+}
+
+/** One pattern: name, its × here, what it is in plain words, the example and what it is worth. */
+function patternEl(p) {
+  const li = el('li', 'pattern-card' + (p.scored ? '' : ' off') + (p.town ? ' town' : ''));
+  li.dataset.key = p.key;
+  li.dataset.multiplier = p.multiplier === null ? '' : String(p.multiplier);
+  const head = el('div', 'pc-head');
+  head.appendChild(el('span', 'pc-name', p.name));
+  if (lang() !== 'zh') head.appendChild(el('span', 'pc-gloss', p.gloss));
+  head.appendChild(el('span', 'pc-mult', p.scored ? `×${p.multiplier}` : t('pex_not_here')));
+  li.appendChild(head);
+  li.appendChild(el('p', 'pc-desc', t(`pdesc_${p.key}`)));
+  const ex = el('div', 'pc-example');
+  ex.appendChild(exampleEl(p.example));
+  const v = p.value;
+  const line = el('p', 'pc-how');
+  line.appendChild(el('span', 'pc-by', howWon(p.example)));
+  if (v.patterns.length > 1 || v.cap !== null) {
+    const names = v.patterns.map((q) => `${q.name} ×${q.multiplier}`).join(' · ');
+    line.appendChild(el('span', 'pc-total', t(v.cap !== null ? 'pex_total_capped' : 'pex_total',
+      { patterns: names, raw: v.raw_multiplier, total: v.multiplier })));
+  } else if (!p.scored) {
+    line.appendChild(el('span', 'pc-total', t('pex_scored_as', { patterns: v.patterns.map((q) => `${q.name} ×${q.multiplier}`).join(' · ') })));
+  }
+  if (v.refusal) {
+    line.appendChild(el('span', 'pc-refused', t(`pex_refused_${v.refusal.code}`, { n: v.refusal.minimum })));
+  }
+  line.appendChild(el('small', 'rule', p.rule.split(' (')[0]));  // the rule numbers: small print
+  ex.appendChild(line);
+  li.appendChild(ex);
+  return li;
+}
+
+/** The patterns of the room (POST /api/rules/patterns) and the cap, in words. */
+export function patternsEl(table) {
+  const box = el('section', 'rules-patterns');
+  box.appendChild(el('h3', null, t('pex_title', { n: table.patterns.length })));
+  const exceptions = Object.entries(table.cap_exceptions || {});
+  const cap = el('p', 'rules-cap');
+  cap.appendChild(el('strong', null, table.cap === null ? t('pex_no_cap') : t('pex_cap', { cap: table.cap })));
+  if (table.cap !== null && exceptions.length) {
+    cap.appendChild(el('span', null, ` ${t('pex_cap_exceptions', { list: exceptions.map(([n, c]) => `${n} ×${c}`).join('、') })}`));
+  }
+  cap.appendChild(el('span', 'muted', ` ${t('pex_multiply')}`));
+  box.appendChild(cap);
+  const list = el('ul', 'pattern-list');
+  for (const p of table.patterns) list.appendChild(patternEl(p));
+  box.appendChild(list);
+  return box;
+}
+
 /**
  * The rules page of a room. ``schema``: GET /api/rules; ``rules``: the room's RuleSet as JSON
- * ({option: value}); ``presetName``: the room's preset (or null). The differences from the
- * standard rules come first (``.rules-diff``), then every other option by topic
- * (``.rules-same``); a row whose value is not the preset's is marked ``room-set``.
+ * ({option: value}); ``presetName``: the room's preset (or null); ``patterns``: POST
+ * /api/rules/patterns of those rules (or null: the page goes without them). The patterns come
+ * first (``.rules-patterns``), then the differences from the standard rules
+ * (``.rules-diff``), then every other option by topic (``.rules-same``); a row whose value is
+ * not the preset's is marked ``room-set``.
  */
-export function rulesPageEl(schema, rules, presetName) {
+export function rulesPageEl(schema, rules, presetName, patterns = null) {
   const box = el('div', 'rules-page');
   box.appendChild(el('h2', null, t('rules_title')));
   const preset = presetName ? schema.presets[presetName] : null;
@@ -59,6 +154,7 @@ export function rulesPageEl(schema, rules, presetName) {
     line.appendChild(el('span', 'muted', ` ${t(preset.help)}`));
     box.appendChild(line);
   }
+  if (patterns) box.appendChild(patternsEl(patterns));
   const presetValue = (o) => (preset && o.name in preset.options ? preset.options[o.name] : o.default);
   const options = schema.options.filter((o) => o.name in rules);
   const differ = options.filter((o) => !same(rules[o.name], o.default));

@@ -74,6 +74,12 @@ export function initialOf(name) {
   return (chars[0] || '?').toUpperCase();
 }
 
+/** Whether seat player ``p`` is someone on a connection of their own (a player, or an outside
+ * bot program: kind ``external``, docs/bot-protocol.md) whose link state is shown. */
+export function connects(p) {
+  return Boolean(p && (p.kind === 'human' || p.kind === 'external'));
+}
+
 /** A small avatar: the initial of the seat's name in a circle of the seat's colour. */
 export function avatarEl(players, seat) {
   const p = players && players[seat];
@@ -193,7 +199,7 @@ function seatHead(model, seat) {
   const sc = el('span', 'score' + (score > 0 ? ' plus' : score < 0 ? ' minus' : ''), (score > 0 ? '+' : '') + score);
   sc.title = t('score_title');
   head.appendChild(sc);
-  if (p && p.kind === 'human') {
+  if (connects(p)) {
     // my own dot follows my link to the server, not the last players list it sent
     const on = seat === model.seat && model.linkOpen !== undefined ? model.linkOpen : p.connected;
     const dot = el('span', 'dot ' + (on ? 'on' : 'off'));
@@ -347,7 +353,11 @@ function compassEl(model) {
     lamp.dataset.key = `lamp-${where}`;
     lamp.setAttribute('aria-hidden', 'true');
     lamp.appendChild(el('span', 'arrow', { me: '▼', right: '▶', left: '◀' }[where]));
-    lamp.appendChild(el('span', 'where', model.readOnly ? initialOf(playerName(model.players, seat)) : positionLabel(seat, model.seat)));
+    // a spectator or a replay has no "上家/下家": the seat's name (cut short by the CSS), not
+    // an initial that says little
+    const label = el('span', model.readOnly ? 'where name' : 'where', model.readOnly ? playerName(model.players, seat) : positionLabel(seat, model.seat));
+    if (model.readOnly) label.title = playerName(model.players, seat);
+    lamp.appendChild(label);
     if (view.dealer === seat) lamp.appendChild(el('span', 'chip', t('dealer_short')));
     box.appendChild(lamp);
   }
@@ -572,6 +582,7 @@ function meEl(model, handlers) {
   box.appendChild(seatHead(model, seat));
   const g = actionGroups(view);
   box.appendChild(actionsEl(model, handlers));
+  if (model.tipNode) box.appendChild(model.tipNode);  // a first-hand tip (tips.js)
   // ready hint: my waits when declared, else what a 13-tile hand waits on
   const info = el('div', 'me-info');
   if (s.declared) info.appendChild(waitsEl(view, s.waits || [], t('declared_waits')));
@@ -631,7 +642,7 @@ function meEl(model, handlers) {
  * sent with the view, or null: the hand's deltas),
  * rules, readOnly, revealAll, selected, declareMode, busy, lastDiscard, callouts ({seat: {id,
  * text}}), hintable (show the 提示 button), hintState (null, 'pending', 'open'), hint (the
- * `hint` answer of this view, or null)}. handlers: {act(action), tile(index, code, event),
+ * `hint` answer of this view, or null), tipNode (a first-hand tip strip, tips.js, or null)}. handlers: {act(action), tile(index, code, event),
  * toggleDeclare(), hint(), closeHint(), hintPick(action)}. Returns the board element.
  */
 export function renderTable(root, model, handlers) {
