@@ -10,10 +10,14 @@ chat and of the spectator view go to artifacts/ (docs/ with KAWUXING_UPDATE_DOCS
 from __future__ import annotations
 
 import json
+import re
 import time
+from pathlib import Path
 
+from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import http
 from kawuxing.tiles import format_tiles, parse_tiles
+from kawuxing.web.testing import WebServerThread
 from test_web_browser import (DECLARE_HANDS, Watch, browser, declare_room, desktop,  # noqa: F401
                               play_until_settlement, seat_page, server, shot, state)
 
@@ -183,3 +187,92 @@ def test_countdown_and_ready_between_hands(server, desktop):
     page.wait_for_function("() => window.__kwx.game.hand === 1", timeout=10000)
     assert time.monotonic() - started < 5  # dealt when everyone was ready, not after 60 s
     assert state(page)["hand"] == 1
+
+
+# --- a dropped friend: 托管 by itself after the grace (issue 12 item 3) -------------------------
+
+def test_a_dropped_friend_is_played_by_toguan_within_the_grace(browser, tmp_path):
+    """乙's browser closes: 甲 sees 离线 at once, and once the server's grace (``drop_grace``,
+    here 1.5 s) is over, 托管 — without anybody's click — and 乙's turn is played by the bot:
+    甲 discards, 乙's seat discards, the turn comes back to 甲."""
+    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{tmp_path / 'grace.db'}", bot_delay=0.05,
+                          claim_window=0.05, hand_pause=60, decision_seconds=60, drop_grace=1.5,
+                          unload_after=600)
+    with WebServerThread(config) as srv:
+        status, room = http("POST", f"{srv.url}/api/rooms", {
+            "seats": ["human", "human", "heuristic:1"], "nickname": "甲", "hands": 1,
+            "options": {"first_dealer": "seat0"}})
+        assert status == 201, room
+        _, other = http("POST", f"{srv.url}/api/rooms/{room['code']}/join", {"nickname": "乙"})
+        assert (room["seat"], other["seat"]) == (0, 1)
+        contexts = [browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+                    for _ in range(2)]
+        a, b = (c.new_page() for c in contexts)
+        watch = Watch(a)
+        try:
+            seat_page(a, srv, room["code"], 0, room["token"], "甲")
+            seat_page(b, srv, room["code"], 1, other["token"], "乙")
+            friend = a.locator('.seat.opp[data-seat="1"] .head')
+            friend.locator(".dot.on").wait_for()
+            a.wait_for_selector(".hand .tile.can")  # 甲 deals: 甲's turn
+            contexts[1].close()  # 乙's browser closes
+            friend.locator(".badge.offline").wait_for(timeout=5000)
+            dropped = time.monotonic()
+            friend.locator(".badge.bot").wait_for(timeout=8000)  # 托管 after the grace, no click
+            took = time.monotonic() - dropped
+            assert friend.locator(".badge.bot").inner_text() == "托管"
+            assert took < 8.0
+            seat1 = a.evaluate("() => window.__kwx.game.view.seats[1].discards.length")
+            a.locator('.hand .tile.can[data-drawn="1"]').click()  # 甲 discards
+            a.wait_for_function(f"() => window.__kwx.game.view.seats[1].discards.length > {seat1}"
+                                " || window.__kwx.game.view.seats[1].melds.length > 0"
+                                " || Boolean(window.__kwx.game.view.result)", timeout=15000)
+        finally:
+            for c in contexts:
+                c.close()
+    assert not watch.errors, watch.errors
+
+
+# --- the language switch on every page ------------------------------------------------------------
+
+def test_the_language_switch_redraws_every_page(server, desktop):
+    """Issue 12 item 6: the lobby, the replays list, the leaderboard, the sign-in page, a
+    player's profile and a spectator's table are drawn again in English, and back in Chinese
+    (the table, the replay page and the rules page: test_web_browser, test_web_table)."""
+    static = Path(__file__).resolve().parents[1] / "src" / "kawuxing" / "web" / "static" / "js"
+
+    def strings(lang):
+        text = (static / "i18n" / f"{lang}.js").read_text("utf-8")
+        return dict(re.findall(r"^  (\w+): '((?:[^'\\]|\\.)*)',?$", text, re.M))
+
+    zh, en = strings("zh"), strings("en")
+    page, _ = desktop
+    status, player = http("POST", f"{server.url}/api/players", {"name": "语言测试"})
+    assert status in (200, 201), player
+    room = declare_room(server, hands=1, seats=("human", "heuristic:1", "heuristic:1"))
+    pages = [("#/", ".lobby .create-card h2", "create_title"),
+             ("#/replays", "#app h2", None),
+             ("#/leaderboard", "#app h2", "leaderboard"),
+             ("#/login", "#app h2", "sign_in"),
+             (f"#/player/{player['player_id']}", "#app", None),
+             (f"#/watch/{room['code']}", "#app", None)]
+    for where, selector, key in pages:
+        page.goto(f"{server.url}/{where}")
+        page.wait_for_selector(selector)
+        page.wait_for_timeout(400)  # drawn from the server's answer
+        assert page.evaluate("() => document.documentElement.lang") == "zh-CN", where
+        before = page.locator("#app").inner_text()
+        if key:
+            assert page.locator(selector).first.inner_text() == zh[key], where
+        page.click("#btn-lang")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        page.wait_for_timeout(400)
+        after = page.locator("#app").inner_text()
+        if key:
+            assert page.locator(selector).first.inner_text() == en[key], where
+        assert after != before, where
+        # nothing of the page's own Chinese words stays (names and 麻将 terms may)
+        left = [w for k, w in zh.items() if len(w) >= 4 and w in after and w != en[k]]
+        assert not left, (where, left[:5])
+        page.click("#btn-lang")  # back to Chinese for the next page
+        page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
