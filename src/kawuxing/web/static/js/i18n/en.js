@@ -429,7 +429,6 @@ export const en = {
   pex_robbing_kong: 'robbing an added kong',
   pex_self_draw_after_kong: 'self-draw on the kong replacement',
   pex_discard_after_kong: 'on the discard right after a kong',
-  pex_robbing_kong_after_kong: 'robbing an added kong',
   pex_last_tile: 'the last tile',
   pex_declared: 'declared 亮倒',
   pex_concealed: 'concealed tiles',

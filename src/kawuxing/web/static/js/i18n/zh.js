@@ -432,7 +432,6 @@ export const zh = {
   pex_robbing_kong: '抢别人补杠的那张',
   pex_self_draw_after_kong: '杠后补牌自摸',
   pex_discard_after_kong: '胡别人杠后打出的牌',
-  pex_robbing_kong_after_kong: '抢别人补杠的那张',
   pex_last_tile: '最后一张',
   pex_declared: '已亮倒',
   pex_concealed: '手牌',
