@@ -276,3 +276,22 @@ def test_the_language_switch_redraws_every_page(server, desktop):
         assert not left, (where, left[:5])
         page.click("#btn-lang")  # back to Chinese for the next page
         page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
+
+
+def test_an_external_seat_shows_its_link_like_a_player(server, desktop):
+    """An outside bot program's seat (kind ``external``, docs/bot-protocol.md) has a link of its
+    own: its dot says whether the program is connected (it showed none, as for a bot)."""
+    page, _ = desktop
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["human", "external", "heuristic:1"], "nickname": "小明", "hands": 1})
+    assert status == 201, room
+    assert [e["seat"] for e in room["external"]] == [1]
+    page.goto(server.url + "/")
+    page.evaluate("([c, s, t]) => localStorage.setItem('kwx.seats', JSON.stringify("
+                  "{[c]: {seat: s, token: t, nick: '小明', at: Date.now()}}))",
+                  [room["code"], room["seat"], room["token"]])
+    page.goto(f"{server.url}/#/room/{room['code']}")
+    dot = page.locator('.seat-list li[data-seat="1"] .dot, .seat.opp[data-seat="1"] .head .dot')
+    dot.first.wait_for()
+    assert "off" in dot.first.get_attribute("class")  # the program has not connected
+    assert page.locator('.seat-list li[data-seat="2"] .dot, .seat.opp[data-seat="2"] .head .dot').count() == 0
