@@ -281,6 +281,13 @@ class Store:
                 "token_hashes": list(hashes), "rating": json.loads(match.rating)
                 if match.rating else None}
 
+    async def active_codes(self) -> list[str]:
+        """The codes of every room waiting or playing, oldest first (a cluster's process
+        claims the free ones before it reads them, issue 17)."""
+        async with self.engine.connect() as conn:
+            return list((await conn.execute(select(rooms.c.code).where(
+                rooms.c.status.in_(ACTIVE_ROOMS)).order_by(rooms.c.created_at))).scalars())
+
     async def active_rooms(self, codes: list[str] | None = None) -> list[dict]:
         """Every room waiting or playing (``codes``: only those of these codes: a cluster's
         takeover, issue 17), to rebuild on start, oldest first: the room's

@@ -188,11 +188,10 @@ class RoomManager:
                 log.info("%d room(s) expired while the server was down", expired)
         except Exception as exc:  # they are expired by the sweeper once rebuilt
             log.warning("could not expire stale rooms: %r", exc)
-        rows = await self.store.active_rooms()
-        if self.cluster is not None:
-            won = set(await self.cluster.leases.claim([r["code"] for r in rows]))
-            rows = [r for r in rows if r["code"] in won]
-        return await self._rebuild(rows)
+        if self.cluster is not None:  # only the rooms no live process plays
+            won = await self.cluster.leases.claim(await self.store.active_codes())
+            return await self._rebuild(await self.store.active_rooms(won))
+        return await self._rebuild(await self.store.active_rooms())
 
     async def _rebuild(self, rows: list[dict]) -> int:
         """Rebuild, start and resume the rooms of ``rows`` (:meth:`Store.active_rooms`)."""

@@ -55,7 +55,7 @@ class ClusterNode:
         self.links: dict[str, Link] = {}
         self.lock = asyncio.Lock()  # one takeover at a time
         self.free_since: dict[str, float] = {}  # room -> when first seen without an owner
-        self._task: asyncio.Task | None = None
+        self._tasks: list[asyncio.Task] = []
         manager.cluster = self
 
     @classmethod
@@ -78,24 +78,31 @@ class ClusterNode:
         return self
 
     def start(self) -> None:
-        """Start renewing, beating and taking over every ``interval`` seconds."""
-        self._task = asyncio.get_running_loop().create_task(takeover.run(self),
-                                                            name="kawuxing-cluster")
+        """Start renewing (every ``interval / 2``) and beating, following and taking over
+        rooms (every ``interval`` seconds), :mod:`.takeover`."""
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(takeover.run(self, takeover.renew, self.interval / 2),
+                             name="kawuxing-leases"),
+            loop.create_task(takeover.run(self, takeover.tick, self.interval),
+                             name="kawuxing-cluster")]
 
     async def stop(self) -> None:
         """Stop the periodic work (before the rooms are stopped)."""
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             try:
-                await self._task
+                await task
             except (asyncio.CancelledError, Exception):
                 pass
-            self._task = None
+        self._tasks = []
 
     async def close(self) -> None:
         """After the rooms stopped: give up every lease (another process takes the rooms
         over at once), leave, stop the channel, disconnect."""
         try:
+            await self.bus.flush()  # the rooms' last words to relayed sockets first
             for code in list(self.leases.held):
                 await self.leases.release(code)
             await self.presence.leave()

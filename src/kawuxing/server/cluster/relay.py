@@ -52,6 +52,7 @@ class Bus:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
         self._pubsub = None
+        self._busy = False  # a batch is being published
         self.published = 0  # envelopes sent (diagnostics)
 
     async def start(self) -> None:
@@ -70,7 +71,7 @@ class Bus:
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait (at most ``timeout`` s) until what is queued has been published."""
         deadline = asyncio.get_running_loop().time() + timeout
-        while self.pending and asyncio.get_running_loop().time() < deadline:
+        while (self.pending or self._busy) and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
 
     async def _send(self) -> None:
@@ -78,6 +79,7 @@ class Bus:
             await self._wake.wait()
             self._wake.clear()
             batch, self.pending = self.pending, {}
+            self._busy = True
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for target, items in batch.items():
@@ -86,6 +88,8 @@ class Bus:
                 self.published += len(batch)
             except Exception as exc:  # Redis away: these items are lost (module doc)
                 log.warning("cluster: could not publish %d batch(es): %r", len(batch), exc)
+            finally:
+                self._busy = False
 
     async def _listen(self) -> None:
         while True:

@@ -3,15 +3,16 @@ PostgreSQL, with the same code as a restart (:meth:`RoomManager.restore
 <kawuxing.server.manager.RoomManager.restore>`: each hand replayed from its record and stored
 actions; timers, 托管 and the pause between hands scheduled again as after a restart).
 
-Every ``interval`` (1 s) each process (:func:`tick`):
+Each process renews its leases every ``interval / 2`` (:func:`renew`, a task of its own,
+never held up by the rest): a room whose lease it lost (it was paused, or cut off from Redis
+longer than the lease) is dropped at once — stopped, its sockets closed with 1012 so that
+their clients reconnect to the new owner — without writing anything more. And every
+``interval`` (1 s) (:func:`tick`) it
 
-1. renews its leases; a room whose lease it lost (it was paused, or cut off from Redis
-   longer than the lease) is dropped at once — stopped, its sockets closed with 1012 so
-   that their clients reconnect to the new owner — without writing anything more;
-2. sends its heartbeat and reads who is alive; sockets relayed here by processes that died
+1. sends its heartbeat and reads who is alive; sockets relayed here by processes that died
    are disconnected from their rooms (their players get the drop grace, then 托管);
-3. moves the sockets it relays whose room changed owner to the new owner (full view);
-4. takes over rooms that have no owner (in the rooms set, no lease): the least loaded live
+2. moves the sockets it relays whose room changed owner to the new owner (full view);
+3. takes over rooms that have no owner (in the rooms set, no lease): the least loaded live
    process takes them at once, the others only once they have been free for two
    intervals (so that one process does not race another for every room).
 
@@ -27,24 +28,28 @@ import time
 log = logging.getLogger("kawuxing.server.cluster")
 
 
-async def run(node) -> None:
-    """:func:`tick` every ``node.interval`` seconds until cancelled (a failed tick is logged
-    and the next one tries again)."""
+async def run(node, work, every: float) -> None:
+    """``await work(node)`` every ``every`` seconds until cancelled (a failed round is
+    logged and the next one tries again)."""
     while True:
-        await asyncio.sleep(node.interval)
+        await asyncio.sleep(every)
         try:
-            await tick(node)
+            await work(node)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("cluster: periodic work failed: %r", exc)
+            log.warning("cluster: %s failed: %r", work.__name__, exc)
 
 
-async def tick(node) -> None:
-    """One round of the periodic work (module doc)."""
+async def renew(node) -> None:
+    """Renew this process's leases; drop the rooms whose lease it lost (module doc)."""
     for code in await node.leases.renew():
         log.warning("cluster: lost the lease of room %s; it is no longer served here", code)
         await node.manager.drop(code)
+
+
+async def tick(node) -> None:
+    """One round of the periodic work but renewals (module doc, steps 1-3)."""
     await node.beat()
     node.prune_remote()
     await node.reroute()
@@ -52,7 +57,7 @@ async def tick(node) -> None:
 
 
 async def scan(node) -> int:
-    """Take over rooms without an owner (module doc, step 4). Returns how many."""
+    """Take over rooms without an owner (module doc, step 3). Returns how many."""
     manager = node.manager
     playing = [c for c in await node.leases.rooms() if manager.get(c) is None]
     owners = await node.leases.owners(playing)
