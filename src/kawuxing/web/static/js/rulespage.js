@@ -10,6 +10,7 @@
 import { el } from './dom.js';
 import { lang, t } from './i18n.js';
 import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
+import { meldEl } from './settle.js';
 import { tileEl, tileRow } from './tiles.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -45,17 +46,6 @@ function table(rows, cls, withStandard) {
   body.append(...rows);
   tbl.append(thead, body);
   return tbl;
-}
-
-function meldEl(meld) {
-  const box = el('span', `meld meld-${meld.kind}`);
-  box.title = t('meld_' + meld.kind);
-  box.setAttribute('aria-label', t('meld_' + meld.kind));
-  for (let i = 0; i < (meld.kind === 'pung' ? 3 : 4); i++) {
-    const back = meld.kind === 'concealed_kong' && (i === 0 || i === 3);
-    box.appendChild(back ? tileEl(null, { back: true }) : tileEl(meld.tile, { lang: lang() }));
-  }
-  return box;
 }
 
 /** How the example was won, in words: 自摸 / 点炮 / 抢杠, after a kong, the last tile, 亮倒. */

@@ -17,7 +17,9 @@ function who(ctx, seat) {
   return ctx.seat === null || ctx.seat === undefined ? name : `${name}（${seat === ctx.seat ? t('you') : positionLabel(seat, ctx.seat)}）`;
 }
 
-function meldEl(meld) {
+/** A meld face up (a concealed kong: two backs, two faces), as the settlement and the rules
+ * page's examples show it. */
+export function meldEl(meld) {
   const box = el('span', `meld meld-${meld.kind}`);
   box.title = t('meld_' + meld.kind);
   const n = meld.kind === 'pung' ? 3 : 4;
