@@ -182,8 +182,10 @@ class RoomManager:
             return await self._rebuild(await self.store.active_rooms(codes))
         now = time.time()
         try:
-            expired = await self.store.expire_stale(now - self.config.waiting_expiry,
-                                                    now - self.config.abandoned_expiry)
+            expired = 0
+            if self.cluster is None:  # (a cluster: each owner's sweeper expires its rooms)
+                expired = await self.store.expire_stale(now - self.config.waiting_expiry,
+                                                        now - self.config.abandoned_expiry)
             if expired:
                 log.info("%d room(s) expired while the server was down", expired)
         except Exception as exc:  # they are expired by the sweeper once rebuilt
