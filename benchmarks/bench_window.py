@@ -252,7 +252,8 @@ def run(args) -> dict:
                 hands_seen = sorted({m["hand"] for _, m in o.log if "hand" in m
                                      and m["type"] in ("update", "sync")})
                 for number in hands_seen:
-                    status, record = http("GET", f"{server.url}/api/hands/{o.match_id}/{number}")
+                    status, record = http("GET", f"{server.url}/api/hands/{o.match_id}/{number}",
+                                          None, o.token)  # the record: its players' (R13)
                     if status == 200:
                         records[(k, number)] = record
     rows: dict[str, list[dict]] = {"claim": [], "none": []}

@@ -33,7 +33,7 @@ from kawuxing.server.config import ServerConfig
 from kawuxing.server.db import Store
 from kawuxing.server.manager import RoomManager
 from kawuxing.server.room import Room
-from kawuxing.server.testing import Player, ServerThread, choose, http
+from kawuxing.server.testing import Player, ServerThread, choose, http, stored_record
 from kawuxing.tiles import COPIES, kinds_for_suits, parse_tiles, tile_str
 
 SEED = bytes(range(32))
@@ -443,7 +443,7 @@ def test_server_commits_before_the_deal_and_reveals_after_the_hand(tmp_path, run
         assert nxt["commitment"] == fairness.commitment(bytes.fromhex(seeds[1]), nxt["hand_id"])
         assert http("GET", f"{server.url}/api/rooms/{code}")[1]["commit"] == nxt
         # the record of hand 0: served now, with the fairness data; kawuxing verify accepts it
-        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
+        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, j1["token"])
         assert status == 200 and record["fairness"] == revealed
         assert fairness.verify_record(record) == []
         path = tmp_path / "hand0.json"
@@ -481,8 +481,7 @@ def test_test_walls_have_no_fairness_and_later_hands_do(tmp_path):
         while http("GET", f"{server.url}/api/rooms/{made['code']}")[1]["status"] != "finished":
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        first = http("GET", f"{server.url}/api/hands/{match_id}/0")[1]
-        second = http("GET", f"{server.url}/api/hands/{match_id}/1")[1]
+        first, second = (stored_record(server, match_id, n) for n in (0, 1))  # bots only
         assert first["fairness"] is None
         assert second["fairness"]["hand_id"] == f"{match_id}/1"
         assert fairness.verify_record(second) == []
@@ -549,6 +548,6 @@ def test_player_helper_choose_still_plays(tmp_path):
                 pending = None
         match_id = made["room"]["match_id"]
         for n in range(2):
-            record = http("GET", f"{server.url}/api/hands/{match_id}/{n}")[1]
+            record = http("GET", f"{server.url}/api/hands/{match_id}/{n}", None, made["token"])[1]
             assert fairness.verify_record(record) == []
         p.close()

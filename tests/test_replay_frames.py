@@ -10,6 +10,7 @@ the true state.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -17,13 +18,13 @@ import pytest
 
 from kawuxing.engine import PASS, Hand, Match
 from kawuxing.engine.actions import action_from_json
-from kawuxing.engine.views import (events_for_seat, running_totals, seat_view, table_events,
-                                   table_view)
-from kawuxing.records import hand_record, replay, replay_frames
+from kawuxing.engine.views import (events_for_seat, running_totals, seat_view, spectator_view,
+                                   table_events, table_view)
+from kawuxing.records import PUBLIC, hand_record, replay, replay_frames
 from kawuxing.rules import RuleSet
 from kawuxing.shapes import waits
 from kawuxing.tiles import COPIES, format_tiles, kinds_for_suits, parse_tiles, tile_str
-from helpers import KIND, make_wall, tiles_in_view
+from helpers import KIND, make_wall, tiles_in_view, visible_tiles
 
 CONFIGS = [("standard", {}), ("app", {}), ("standard", {"declare_hide_triplets": True}),
            ("capped", {"feeding_declared": "forbidden_if_safe_tile", "direct_kong_pay": 1}),
@@ -107,6 +108,55 @@ def test_frames_events_are_each_new_event_once():
             assert all("tile" not in e for e in mine if e["type"] == "draw" and e["seat"] != seat)
             assert mine[0] == {"n": 0, "type": "deal", "dealer": record["dealer"],
                                "hand": record["hands"][seat], "wall": hand.events[0]["wall"]}
+
+
+def test_public_frames_show_no_concealed_tile_of_any_seat():
+    """R13, issue 16: the public perspective (what a spectator saw) over every sample hand
+    (亮倒 with face-down triplets, concealed kongs, robbing windows, 荒庄): frame ``step`` is
+    :func:`spectator_view` of the hand replayed to that step; before the end it names no tile
+    a spectator cannot see (oracle: ``helpers.visible_tiles`` for seat None, independent of
+    views.py), no concealed hand of a seat that has not shown it appears anywhere in the
+    frame, no draw has its tile and the deal no hand. At the end the hands are shown, as
+    the engine shows them to everyone (R12)."""
+    shown_declared = checked = 0
+    for record in RECORDS:
+        frames = replay_frames(record, PUBLIC)
+        assert frames["perspective"] == PUBLIC
+        for f in frames["frames"]:
+            hand = replay(record, f["step"])
+            assert f["view"] == spectator_view(hand), f["step"]
+            for e in f["events"]:
+                assert not (e["type"] == "draw" and "tile" in e), e
+                assert not (e["type"] == "deal" and ({"hand", "hands"} & set(e))), e
+            if hand.ended:
+                assert all("revealed" in entry for entry in f["view"]["seats"])
+                continue
+            assert not +(tiles_in_view(f["view"]) - visible_tiles(hand, None)), f["step"]
+            text = json.dumps(f)
+            for i, s in enumerate(hand.seats):
+                public = s.declared and not s.hidden and not (s.drawn is not None
+                                                              and hand.current == i)
+                if sum(s.concealed) >= 4 and not public:
+                    assert f'"{format_tiles(s.concealed_tiles())}"' not in text, (f["step"], i)
+                shown_declared += "revealed" in f["view"]["seats"][i]
+            checked += 1
+    assert checked > 1000 and shown_declared > 50  # 亮倒 hands are shown while in play
+
+
+def test_public_frames_leave_out_steps_that_show_nothing():
+    """R13.2: a step with no public event (a pass in a claim window) has no public frame,
+    so the frames tell nobody's options; the frames' events are still the hand's whole
+    public event log, each once, in order."""
+    dropped = 0
+    for record in RECORDS:
+        frames = replay_frames(record, PUBLIC)["frames"]
+        steps = [f["step"] for f in frames]
+        assert steps[0] == 0 and steps == sorted(set(steps))
+        assert all(f["events"] for f in frames)
+        hand = replay(record)
+        assert [e for f in frames for e in f["events"]] == events_for_seat(hand, None)
+        dropped += len(record["actions"]) + 1 - len(frames)
+    assert dropped > 100
 
 
 def test_frames_refuse_bad_seats_and_the_whole_table_of_a_hand_in_play():

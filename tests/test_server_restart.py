@@ -7,6 +7,7 @@ shutdown completes; uvicorn then re-raises the signal, so the exit status is -SI
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -18,6 +19,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from kawuxing.records import replay
+from kawuxing.server.config import normalize_db_url
+from kawuxing.server.db import Store
 from kawuxing.server.testing import (Player, choose, drop_database, free_port, http,
                                      needs_answer, new_schema_name, pg_test_url)
 
@@ -159,9 +162,22 @@ def test_sigkill_mid_hand_then_restart_resumes_the_same_hand(database, tmp_path)
     match = http("GET", f"{again.url}/api/matches/{created['room']['match_id']}")[1]
     assert match["status"] == "finished" and len(match["hands"]) == 4
     for h in match["hands"]:
-        record = http("GET", f"{again.url}/api/hands/{match['id']}/{h['number']}")[1]
+        record = http("GET", f"{again.url}/api/hands/{match['id']}/{h['number']}", None,
+                      token)[1]  # the record is for the match's players (R13)
         assert replay(record).deltas == record["result"]["deltas"]
     assert again.terminate()
+
+
+def stored_record(db: str, schema: str | None, match_id: str, number: int) -> dict:
+    """The stored record of a hand, read from the database (the server is another process;
+    ``GET /api/hands/{m}/{n}`` serves it only to the match's players, and bots play here)."""
+    async def read() -> dict:
+        store = await Store.open(normalize_db_url(db), schema)
+        try:
+            return (await store.hand_record(match_id, number))["record"]
+        finally:
+            await store.close()
+    return asyncio.run(read())
 
 
 def test_sigkill_while_bots_play_leaves_a_database_that_restores(database, tmp_path):
@@ -185,7 +201,7 @@ def test_sigkill_while_bots_play_leaves_a_database_that_restores(database, tmp_p
         assert len(match["hands"]) == 8 and sum(match["totals"]) == 0
         deltas = [0, 0, 0]
         for h in match["hands"]:
-            record = http("GET", f"{again.url}/api/hands/{match['id']}/{h['number']}")[1]
+            record = stored_record(db, schema, match["id"], h["number"])  # bots only: no player
             hand = replay(record)
             assert hand.ended and hand.deltas == record["result"]["deltas"]
             deltas = [a + b for a, b in zip(deltas, hand.deltas)]

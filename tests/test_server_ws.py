@@ -134,7 +134,8 @@ def test_full_match_against_bots(backend):
         assert [h["number"] for h in listed["hands"]] == [2, 1, 0]
         deltas = [0, 0, 0]
         for h in listed["hands"]:
-            status, record = http("GET", f"{server.url}/api/hands/{match['id']}/{h['number']}")
+            status, record = http("GET", f"{server.url}/api/hands/{match['id']}/{h['number']}",
+                                  None, room["token"])  # for the match's players (R13)
             assert status == 200
             hand = replay(record)
             assert hand.ended and hand.deltas == record["result"]["deltas"]

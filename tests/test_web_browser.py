@@ -33,7 +33,7 @@ import pytest
 from kawuxing.engine.views import seat_view, table_view
 from kawuxing.records import replay
 from kawuxing.server.config import ServerConfig
-from kawuxing.server.testing import build_wall, http
+from kawuxing.server.testing import auto_played_match, build_wall, http, stored_record
 from kawuxing.tiles import parse_tiles, tile_str
 from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
 
@@ -281,8 +281,8 @@ def test_lobby_create_room_play_a_hand_by_clicking(server, desktop):
     tiles = page.locator(".hand .tile").count()
     assert tiles in (13, 14)
     s = play_until_settlement(page, pung=True)
-    record_status, record = http("GET", f"{server.url}/api/hands/{match_of(server, code)}/0")
-    assert record_status == 200
+    record = stored_record(server, match_of(server, code), 0)
+    assert record is not None
     assert s["result"] == record["result"]
     check_settlement_matches_record(page, record["result"])
     # one hand in the match: the end of the match with its chart
@@ -343,7 +343,7 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     shot(page, "table-declared")  # the README's table pictures: test_web_table.py
     page.keyboard.press("h")
     page.wait_for_selector("#modal .settlement")
-    record_status, record = http("GET", f"{server.url}/api/hands/{match_of(server, room['code'])}/0")
+    record = stored_record(server, match_of(server, room["code"]), 0)
     result = record["result"]
     assert result["winners"] == [0]
     assert [(p["name"], p["multiplier"]) for p in result["values"]["0"]["patterns"]] == [
@@ -510,25 +510,31 @@ def test_phone_layout_tap_to_discard_and_declare(server, browser):
 
 # --- replays ---------------------------------------------------------------------------------
 
+def page_player(page, server, name: str) -> str:
+    """This page's player (issue 16): a new one kept in its localStorage as the lobby keeps
+    it. Returns its token."""
+    status, player = http("POST", f"{server.url}/api/players", {"name": name})
+    assert status == 201, player
+    page.goto(server.url + "/")
+    page.evaluate("(p) => localStorage.setItem('kwx.player', JSON.stringify({...p, "
+                  "has_password: false}))", player)
+    return player["token"]
+
+
 def test_replays_list_and_step_through(server, desktop):
     page, _ = desktop
-    # a finished hand of its own (all bots: it plays at once)
-    status, room = http("POST", f"{server.url}/api/rooms", {
-        "seats": ["heuristic:2", "heuristic:2", "heuristic:1"], "hands": 1,
-        "options": {"first_dealer": "seat0"}, "walls": [DECLARE_WALL]})
-    assert status == 201
-    deadline = time.monotonic() + 30
-    while True:
-        status, info = http("GET", f"{server.url}/api/rooms/{room['code']}")
-        if info["status"] == "finished":
-            break
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
-    match_id = info["match_id"]
-    _, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
+    # a finished hand of the page's player, 托管 playing its seat (it plays at once): the
+    # player sees it in "my games" and may see every perspective (R13, issue 16)
+    token = page_player(page, server, "回放者")
+    made = auto_played_match(server, {
+        "seats": ["human", "heuristic:2", "heuristic:1"], "hands": 1,
+        "options": {"first_dealer": "seat0"}, "walls": [DECLARE_WALL]}, token)
+    match_id = made["room"]["match_id"]
+    status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
+    assert status == 200
     page.goto(server.url + "/#/replays")
-    page.wait_for_selector(f'tr.replay-row[data-match="{match_id}"]')
-    page.click(f'tr.replay-row[data-match="{match_id}"] a')
+    page.wait_for_selector(f'.my-games tr.replay-row[data-match="{match_id}"]')
+    page.click(f'.my-games tr.replay-row[data-match="{match_id}"] a')
     page.wait_for_selector(".replay .board")
     steps = len(record["actions"])
     assert page.locator(".replay-controls .counter").inner_text() == f"0/{steps}"
@@ -588,22 +594,18 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
     and for a seat, the wall, each river, each hand shown and each meld on the page are those
     of the frame's view; the frames are the engine's replay (records.replay + seat_view)."""
     page, _ = desktop
-    status, made = http("POST", f"{server.url}/api/rooms", {
-        "seats": ["heuristic:3", "heuristic:2", "random"], "hands": 1,
-        "options": {"first_dealer": "seat0", "declare_hide_triplets": True}})
-    assert status == 201
+    token = page_player(page, server, "画者")  # seat 0 is the page's player's, 托管 plays it
+    made = auto_played_match(server, {
+        "seats": ["human", "heuristic:2", "random"], "hands": 1,
+        "options": {"first_dealer": "seat0", "declare_hide_triplets": True}}, token)
     match_id = made["room"]["match_id"]
-    deadline = time.monotonic() + 30
-    while True:
-        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
-        if status == 200:
-            break
-        assert status == 409 and time.monotonic() < deadline
-        time.sleep(0.1)
+    status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
+    assert status == 200
     frames = {}
     for seat in (None, 2):
         query = "" if seat is None else f"?seat={seat}"
-        status, got = http("GET", f"{server.url}/api/hands/{match_id}/0/frames{query}")
+        status, got = http("GET", f"{server.url}/api/hands/{match_id}/0/frames{query}", None,
+                           token)
         assert status == 200
         frames[seat] = got["frames"]
         assert len(frames[seat]) == len(record["actions"]) + 1
@@ -685,6 +687,29 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
         page.evaluate("(k) => window.__kwxReplay.go(k)", step)
         check(step, 2)
     page.wait_for_selector(".replay-settle .settlement")
+    # anyone else (no player of this match here): the public perspective only, no record,
+    # and no face-up tile but what the public frame shows (亮倒 hands, all at the end: R13)
+    page.evaluate("() => localStorage.removeItem('kwx.player')")
+    page.reload()  # the same address, built anew without a player
+    page.wait_for_selector(".replay-public-note")
+    page.wait_for_selector(".replay .board .seat")
+    assert page.locator(".replay-fair").count() == 0
+    assert page.locator(".perspective option").evaluate_all("(os) => os.map((o) => o.value)") \
+        == ["public"]
+    status, public = http("GET", f"{server.url}/api/hands/{match_id}/0/frames")
+    assert status == 200 and public["perspective"] == "public"
+    shown = public["frames"]
+    assert len(shown) < last + 1  # the passes that showed nothing have no frame (R13.2)
+    for i in sorted({0, 1, len(shown) // 2, len(shown) - 2, len(shown) - 1}):
+        page.evaluate("(k) => window.__kwxReplay.go(k)", i)
+        assert page.locator(".replay-controls .counter").inner_text() == f"{i}/{len(shown) - 1}"
+        faces = page.evaluate("""() => [...document.querySelectorAll(
+            '.replay .board .seat .hand .tile, .replay .board .seat .revealed .tile')]
+            .map((e) => e.dataset.code).filter(Boolean)""")
+        want = [c for entry in shown[i]["view"]["seats"] if "revealed" in entry
+                for c in parse_codes(entry["revealed"])]
+        assert sorted(faces) == sorted(want), i
+        assert page.locator(".compass .wall .n").inner_text() == str(shown[i]["view"]["wall"])
 
 
 def parse_codes(text: str) -> list[str]:
@@ -825,7 +850,7 @@ def test_town_settlement_words_for_horses_and_kan(server, desktop):
     page.wait_for_selector(".actions button.act-win")
     page.keyboard.press("h")
     page.wait_for_selector("#modal .settlement")
-    _, record = http("GET", f"{server.url}/api/hands/{match_of(server, room['code'])}/0")
+    record = stored_record(server, match_of(server, room["code"]), 0)
     check_settlement_matches_record(page, record["result"])
     shown = settlement_on_page(page)
     assert shown["kinds"] == ["hand_value", "horse", "kan"] * 2

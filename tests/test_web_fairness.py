@@ -21,7 +21,7 @@ import pytest
 
 from kawuxing import fairness
 from kawuxing.server.config import ServerConfig
-from kawuxing.server.testing import http
+from kawuxing.server.testing import auto_played_match, http, stored_record
 from kawuxing.tiles import tile_str
 from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
 
@@ -29,7 +29,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
-from test_web_browser import Watch, play_until_settlement, shot  # noqa: E402  (same setup)
+from test_web_browser import (Watch, page_player, play_until_settlement,  # noqa: E402
+                              shot)  # (same setup)
 
 INSECURE_HOST = "kwx-fair.test"  # mapped to 127.0.0.1 by the browser: http there is not secure
 
@@ -103,8 +104,9 @@ def test_settlement_shows_the_browsers_own_verified_mark(server, desktop):
     assert box["mark"] == "已验证 ✓"
     assert box["full"] == before["commitment"] and box["short"] == before["commitment"][:16] + "…"
     info = http("GET", f"{server.url}/api/rooms/{code}")[1]
-    status, record = http("GET", f"{server.url}/api/hands/{info['match_id']}/0")
-    assert status == 200
+    mine = page.evaluate("() => JSON.parse(localStorage.getItem('kwx.player')).token")
+    status, record = http("GET", f"{server.url}/api/hands/{info['match_id']}/0", None, mine)
+    assert status == 200  # the player's own record (R13: only the match's players get it)
     f = record["fairness"]
     assert f["commitment"] == before["commitment"] and f["entropy"][0] == before["mine"]
     assert f["entropy"][1:] == ["", ""]  # bots add nothing
@@ -149,11 +151,11 @@ def test_browser_and_python_derive_the_same_walls_and_catch_tampering(server, de
     assert status == 201
     match_id = made["room"]["match_id"]
     for _ in range(300):
-        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
-        if status == 200:
+        record = stored_record(server, match_id, 0)  # bots only: the oracle reads the store
+        if record is not None:
             break
         page.wait_for_timeout(50)
-    assert status == 200
+    assert record is not None
     verdicts = page.evaluate("""async (record) => {
         const f = await import('/static/js/fairness.js');
         const copy = () => JSON.parse(JSON.stringify(record));
@@ -183,25 +185,28 @@ def test_browser_and_python_derive_the_same_walls_and_catch_tampering(server, de
 
 
 def test_replay_page_checks_the_record_and_offers_it_for_download(server, desktop):
+    """A player of the match (the page's player token) gets the record: the replay checks
+    its fair deal in the page and offers the record as fetched for download (a link to the
+    API would send no token: R13)."""
     page, _ = desktop
-    status, made = http("POST", f"{server.url}/api/rooms",
-                        {"seats": ["random", "random", "heuristic"], "hands": 1})
-    assert status == 201
+    token = page_player(page, server, "验证者")
+    made = auto_played_match(server, {"seats": ["human", "random", "heuristic"], "hands": 1},
+                             token)
     match_id = made["room"]["match_id"]
-    for _ in range(300):
-        status, record = http("GET", f"{server.url}/api/hands/{match_id}/0")
-        if status == 200:
-            break
-        page.wait_for_timeout(50)
+    status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
+    assert status == 200
     page.goto(f"{server.url}/#/replay/{match_id}/0")
     page.wait_for_selector('.replay-fair[data-status="verified"]')
     line = page.locator(".replay-fair")
     assert "已验证 ✓" in line.inner_text()
     assert line.locator("code").get_attribute("title") == record["fairness"]["commitment"]
-    href = line.locator("a.download").get_attribute("href")
-    assert href == f"/api/hands/{match_id}/0"
-    status, downloaded = http("GET", server.url + href)
-    assert fairness.verify_record(downloaded) == []
+    link = line.locator("a.download")
+    assert link.get_attribute("href").startswith("blob:")
+    assert link.get_attribute("download") == f"kawuxing-{match_id}-0.json"
+    with page.expect_download() as got:
+        link.click()
+    downloaded = json.loads(open(got.value.path(), encoding="utf-8").read())
+    assert downloaded == record and fairness.verify_record(downloaded) == []
     shot(page, "replay-fair")
 
 

@@ -185,6 +185,20 @@ def test_rating_at_the_match_end_profile_my_games_and_leaderboard(server, browse
         no_sideways_scroll(page)
         mine.first.locator("a").click()
         page.wait_for_selector(".replay-controls")
+        # bob played it: every perspective and the record, whose fair-deal line says the
+        # wall was given (a test wall has no fairness data) (R13)
+        page.wait_for_selector('.replay-fair[data-status="none"]')
+        assert page.locator(".perspective option").evaluate_all(
+            "(os) => os.map((o) => o.value)") == ["all", "public", "0", "1", "2"]
+        # a stranger's browser: the same hand in the public perspective only
+        ctx, stranger, watch = page_of(browser, DESKTOP)
+        opened.append((ctx, stranger, watch))
+        stranger.goto(f"{server.url}/#/replay/{end['match_id']}/0")
+        stranger.wait_for_selector(".replay-public-note")
+        assert stranger.locator(".replay-fair").count() == 0
+        assert stranger.locator(".perspective option").evaluate_all(
+            "(os) => os.map((o) => o.value)") == ["public"]
+        assert stranger.locator(".replay .board .seat .revealed .tile").count() == 0  # the deal
 
         # cid's desktop: ann's profile, then the leaderboard
         page = opened[1][1]

@@ -17,8 +17,8 @@ A record (``"format": "kawuxing-hand", "version": 2``) holds:
   replay seed). ``kawuxing verify`` checks it (:func:`kawuxing.fairness.verify_record`).
 
 Version 1 records (no ``fairness``) are still read and replayed. :func:`replay` gives the hand
-at any step; :func:`replay_frames` every step as a seat (or the whole table) saw it, the
-frames replay viewers draw.
+at any step; :func:`replay_frames` every step as a seat, the public (a spectator) or the whole
+table saw it, the frames replay viewers draw.
 
 Records hold the wall: they are for after the hand, never for a player during it (R13).
 """
@@ -30,7 +30,8 @@ from pathlib import Path
 
 from .engine import Hand
 from .engine.actions import action_from_json
-from .engine.views import events_for_seat, hand_result, seat_view, table_events, table_view
+from .engine.views import (events_for_seat, hand_result, seat_view, spectator_view,
+                           table_events, table_view)
 from .rules import RuleSet
 from .tiles import format_tiles, parse_tiles, tile_str
 
@@ -92,45 +93,68 @@ def replay(record: dict, step: int | None = None) -> Hand:
     return hand
 
 
-def replay_frames(record: dict, seat: int | None = None) -> dict:
-    """Every step of ``record`` as ``seat`` saw it, for replay viewers (R13).
+TABLE, PUBLIC = "table", "public"  # the perspectives of replay_frames besides a seat 0-2
 
-    Returns ``{"frames": [{"step": i, "view": ..., "events": [...]}, ...]}`` with one frame
-    per step, ``len(record["actions"]) + 1`` in all: frame ``i`` is the hand after its first
-    ``i`` actions (:func:`replay` ``(record, i)``; step 0 is the deal), ``view`` its
-    :func:`~kawuxing.engine.views.seat_view` for ``seat`` and ``events`` the events step
-    ``i`` caused (:func:`~kawuxing.engine.views.events_for_seat` from the first new one; at
-    step 0 the deal and the first draw). With ``seat`` None: every hand face up
-    (:func:`~kawuxing.engine.views.table_view`, unfiltered events), only for the record of an
-    ended hand.
 
-    Raises ``ValueError`` for a seat not in 0-2, for ``seat`` None with a hand not ended,
-    and as :func:`replay` does for a malformed record; :class:`~kawuxing.engine.IllegalAction`
-    for a corrupt one.
+def replay_frames(record: dict, perspective: int | str | None = TABLE) -> dict:
+    """Every step of ``record`` as one perspective saw it, for replay viewers (R13).
+
+    ``perspective``: a seat 0-2, :data:`PUBLIC` or :data:`TABLE` (None is :data:`TABLE`).
+    Returns ``{"perspective", "rules" (the record's options: public, as a room shows them),
+    "frames": [{"step": i, "view": ..., "events": [...]}, ...]}``:
+    frame ``step`` is the hand after its first ``step`` actions (:func:`replay` ``(record,
+    step)``; step 0 is the deal) and ``events`` the events that step caused (at step 0 the
+    deal and the first draw).
+
+    - a seat: one frame per step, ``len(record["actions"]) + 1`` in all, ``view`` that seat's
+      :func:`~kawuxing.engine.views.seat_view`, events by
+      :func:`~kawuxing.engine.views.events_for_seat`;
+    - :data:`PUBLIC`: what a spectator (旁观) saw — :func:`~kawuxing.engine.views.spectator_view`
+      and the events for seat None: no concealed tile of any seat before 亮倒 (R8.1) or the
+      end, no draw's tile, no option. A step that changed nothing public (a pass in a claim
+      window) has no frame of its own, so the frames tell no seat's options (R13.2): frames are
+      step 0 and each step with an event;
+    - :data:`TABLE`: every hand face up (:func:`~kawuxing.engine.views.table_view`,
+      unfiltered events), one frame per step, only for the record of an ended hand.
+
+    Raises ``ValueError`` for another perspective, for :data:`TABLE` with a hand not ended,
+    and as :func:`replay` does for a malformed record;
+    :class:`~kawuxing.engine.IllegalAction` for a corrupt one.
     """
-    if seat is not None and (type(seat) is not int or seat not in (0, 1, 2)):
-        raise ValueError(f"seat {seat!r}: seats are 0, 1 and 2 (or None for the whole table)")
+    if perspective is None:
+        perspective = TABLE
+    if perspective not in (PUBLIC, TABLE) and (type(perspective) is not int
+                                               or perspective not in (0, 1, 2)):
+        raise ValueError(f"perspective {perspective!r}: seats are 0, 1 and 2 (or "
+                         f"{PUBLIC!r}, {TABLE!r})")
     hand = replay(record, 0)
     actions = record["actions"]
-    if seat is None and record.get("result") is None:
-        raise ValueError("the whole table (seat None) is shown only for an ended hand: this "
-                         "record has no result")
+    table = perspective == TABLE
+    if table and record.get("result") is None:
+        raise ValueError("the whole table is shown only for an ended hand: this record has "
+                         "no result")
 
-    def frame(step: int, since: int) -> dict:
-        if seat is None:
+    def frame(step: int, since: int) -> dict | None:
+        if table:
             return {"step": step, "view": table_view(hand), "events": table_events(hand, since)}
-        return {"step": step, "view": seat_view(hand, seat),
-                "events": events_for_seat(hand, seat, since)}
+        if perspective == PUBLIC:
+            events = events_for_seat(hand, None, since)
+            if step and not events:
+                return None
+            return {"step": step, "view": spectator_view(hand), "events": events}
+        return {"step": step, "view": seat_view(hand, perspective),
+                "events": events_for_seat(hand, perspective, since)}
 
     frames = [frame(0, 0)]
     for i, raw in enumerate(actions):
         since = len(hand.events)
         hand.apply(action_from_json(raw, f"actions[{i}]"))
         frames.append(frame(i + 1, since))
-    if seat is None and not hand.ended:
-        raise ValueError("the whole table (seat None) is shown only for an ended hand: the "
-                         "record's actions stop before the end")
-    return {"frames": frames}
+    if table and not hand.ended:
+        raise ValueError("the whole table is shown only for an ended hand: the record's "
+                         "actions stop before the end")
+    return {"perspective": perspective, "rules": record["rules"],
+            "frames": [f for f in frames if f is not None]}
 
 
 def write_record(path: str | Path, record: dict) -> None:

@@ -9,10 +9,11 @@ Schemas: ``GET /api/rules`` (every rule option with its rule number, choices, de
 keys, and the presets) and ``GET /api/bots`` (the bot registry): forms are built from them;
 ``POST /api/rules/patterns`` (a room's patterns, each with an example hand scored under its rules:
 the rules page).
-Replays: ``GET /api/hands``, ``GET /api/hands/{match_id}/{number}`` (the full record, only once
-the hand has ended: a record holds the wall), ``GET /api/hands/{match_id}/{number}/frames``
-(every step as the engine draws it: ``?seat=0-2`` or the whole table), ``GET /api/matches``,
-``GET /api/matches/{id}``.
+Replays: ``GET /api/hands`` (public summaries), ``GET /api/hands/{match_id}/{number}`` (the full
+record, only once the hand has ended and only for the match's players: a record holds the wall),
+``GET /api/hands/{match_id}/{number}/frames`` (every step as the engine draws it: the public
+perspective for anyone, ``?perspective=0-2|table`` for the match's players, R13),
+``GET /api/matches``, ``GET /api/matches/{id}``.
 
 Every error is ``{"detail": {"code", "message"}}`` (docs/protocol.md "Errors"). Per client IP,
 making rooms, joining (and leaving, handing a seat to a bot) and looking rooms and replays up
@@ -32,7 +33,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..pattern_table import pattern_table
-from ..records import replay_frames
+from ..records import PUBLIC, TABLE, replay_frames
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
 from .guard import client_ip
 from .room import EXTERNAL, HUMAN, clean_nickname
@@ -128,9 +129,11 @@ async def _room_op(request: Request, code: str, op: str, **args) -> dict:
     return done
 
 
-def _bearer(authorization: str | None) -> str:
+def _bearer(authorization: str | None, what: str = "seat token") -> str:
+    """The token of ``Authorization: Bearer <token>``; 401 ``no_token`` (asking for ``what``:
+    the seat token or the player token) without one."""
     if not authorization or not authorization.startswith("Bearer "):
-        raise _coded(401, "no_token", "send the seat token as 'Authorization: Bearer <token>'")
+        raise _coded(401, "no_token", f"send the {what} as 'Authorization: Bearer <token>'")
     return authorization[len("Bearer "):].strip()
 
 
@@ -141,7 +144,8 @@ async def player_of(request: Request, authorization: str | None) -> dict | None:
     token, ``bad_player_token`` for a token that is no player's."""
     if authorization is None:
         return None
-    player = await _manager(request).store.players.by_token(_bearer(authorization))
+    player = await _manager(request).store.players.by_token(_bearer(authorization,
+                                                                    "player token"))
     if player is None:
         raise _coded(401, "bad_player_token", "this token is no player's of this server")
     return player
@@ -151,15 +155,20 @@ async def _seat_name(request: Request, nickname: str | None,
                      player: dict | None) -> tuple[str | None, str | None]:
     """``(nickname, player_id)`` a seat is taken with: the player's name and id, or a
     nickname (:func:`clean_nickname`) that is no player's name (409 ``name_taken``: a guest
-    may not pass for a player) and no player."""
+    may not pass for a player) nor looks like one (409 ``name_confusable``,
+    :func:`~kawuxing.server.identity.skeleton`), and no player."""
     if player is not None:
         return player["name"], player["player_id"]
     if nickname is None:
         return None, None
     nickname = clean_nickname(nickname)
-    if await _manager(request).store.players.named(nickname) is not None:
+    players = _manager(request).store.players
+    if await players.named(nickname) is not None:
         raise _coded(409, "name_taken", "a player of this server has that name; sign in "
                                         "to play as them")
+    if await players.lookalike(nickname) is not None:
+        raise _coded(409, "name_confusable", "a player of this server has a name that looks "
+                                             "like it; choose another")
     return nickname, None
 
 
@@ -312,46 +321,88 @@ async def seat_to_bot(code: str, seat: int, request: Request,
 async def list_hands(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
                      offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
                      match: str | None = None) -> dict:
-    """Ended hands, newest first (``match`` filters by match id)."""
+    """Ended hands, newest first (``match`` filters by match id): public information only
+    (R13) — ``match_id``, ``number``, ``dealer``, ``result`` (the settlement everyone saw),
+    ``started_at``, ``ended_at``; no record, no wall. A hand's replay is public frames for
+    anyone, its record for its players (:func:`get_hand`)."""
     _limit(request, "lookup")
     rows = await _manager(request).store.list_hands(limit, offset, match)
     return {"hands": rows}
 
 
-@router.get("/api/hands/{match_id}/{number}")
-async def get_hand(match_id: str, number: Annotated[int, Path(ge=0, le=10**6)],
-                   request: Request) -> dict:
-    """The full record of an ended hand (kawuxing-hand format: replay it with
-    ``kawuxing replay`` or :func:`kawuxing.records.replay`). 409 while it is played."""
-    _limit(request, "lookup")
+NOT_A_PLAYER = "not_a_player"
+
+
+async def _ended_hand(request: Request, match_id: str, number: int) -> dict:
+    """The stored ended hand (``{"status", "record"}``): 404 ``no_hand``, 409 ``hand_in_play``
+    (a record holds the wall: only ended hands are replayed, R13)."""
     found = await _manager(request).store.hand_record(match_id, number)
     if found is None:
         raise _coded(404, "no_hand", "no such hand")
     if found["status"] != "ended":
         raise _coded(409, "hand_in_play", "the hand is being played; its record holds the wall")
+    return found
+
+
+async def _played(request: Request, match_id: str, authorization: str | None) -> bool:
+    """True when the ``Bearer`` token of ``authorization`` is one of the match's players':
+    their player token (a seat of the match was theirs) or a seat token of the match
+    (:meth:`PlayerStore.seats_in_match <kawuxing.server.playerstore.PlayerStore.seats_in_match>`)."""
+    if not authorization or not authorization.startswith("Bearer "):
+        return False
+    token = authorization[len("Bearer "):].strip()
+    return bool(await _manager(request).store.players.seats_in_match(match_id, token))
+
+
+def _not_a_player(what: str) -> HTTPException:
+    return _coded(403, NOT_A_PLAYER, f"{what} is for the match's players only (send your player "
+                                     "or seat token as 'Authorization: Bearer <token>'); "
+                                     "anyone may replay the public frames")
+
+
+@router.get("/api/hands/{match_id}/{number}")
+async def get_hand(match_id: str, number: Annotated[int, Path(ge=0, le=10**6)],
+                   request: Request,
+                   authorization: Annotated[str | None, Header()] = None) -> dict:
+    """The full record of an ended hand (kawuxing-hand format, wall and every hand: replay it
+    with ``kawuxing replay``, check it with ``kawuxing verify``), for the match's players only
+    (their player or seat token in ``Authorization: Bearer``, R13). 404 ``no_hand``, 409
+    ``hand_in_play``, 403 ``not_a_player``."""
+    _limit(request, "lookup")
+    found = await _ended_hand(request, match_id, number)
+    if not await _played(request, match_id, authorization):
+        raise _not_a_player("the record (it holds the wall and every hand)")
     return found["record"]
 
 
 @router.get("/api/hands/{match_id}/{number}/frames")
 async def get_frames(match_id: str, number: str, request: Request,
-                     seat: str | None = None) -> dict:
+                     seat: str | None = None, perspective: str | None = None,
+                     authorization: Annotated[str | None, Header()] = None) -> dict:
     """Every step of an ended hand, drawn by the engine (:func:`kawuxing.records.replay_frames`):
-    ``{"frames": [{"step", "view", "events"}, ...]}``, as seat ``seat`` (0-2) saw it, or
-    without ``seat`` the whole table face up. Errors, as ``{"detail": {"code", "message"}}``:
-    422 ``bad_number``/``bad_seat``, 404 ``no_hand``, 409 ``hand_in_play`` (a record holds the
-    wall: only ended hands are replayed, R13)."""
+    ``{"perspective", "rules", "frames": [{"step", "view", "events"}, ...]}``. ``perspective``:
+    ``public`` (what a spectator saw: no concealed tile before 亮倒 or the end, R13) for
+    anyone; ``table`` (every hand face up) or a seat ``0``-``2`` (``?seat=`` says the same)
+    for the match's players only (their player or seat token in ``Authorization: Bearer``).
+    Without either: ``table`` for a player of the match, else ``public``. Errors, as
+    ``{"detail": {"code", "message"}}``: 422 ``bad_number``/``bad_seat``, 404 ``no_hand``,
+    409 ``hand_in_play``, 403 ``not_a_player``."""
     _limit(request, "lookup")
     if not number.isascii() or not number.isdigit() or len(number) > 7:
         raise _coded(422, "bad_number", "the hand number is a whole number from 0")
-    if seat is not None and seat not in ("0", "1", "2"):
-        raise _coded(422, "bad_seat", "seat must be 0, 1 or 2 (or none: the whole table)")
-    found = await _manager(request).store.hand_record(match_id, int(number))
-    if found is None:
-        raise _coded(404, "no_hand", "no such hand")
-    if found["status"] != "ended":
-        raise _coded(409, "hand_in_play", "the hand is being played; its record holds the wall")
+    asked = perspective if perspective is not None else seat
+    seats_ok = seat is None or (seat in ("0", "1", "2") and perspective in (None, seat))
+    if not seats_ok or asked not in (None, "0", "1", "2", PUBLIC, TABLE):
+        raise _coded(422, "bad_seat", "perspective: a seat 0, 1 or 2, 'public' or 'table' "
+                                      "(or ?seat=0-2)")
+    found = await _ended_hand(request, match_id, int(number))
+    played = await _played(request, match_id, authorization)
+    if asked is None:
+        asked = TABLE if played else PUBLIC
+    elif asked != PUBLIC and not played:
+        raise _not_a_player("a seat's or the whole table's replay")
     return await run_in_threadpool(replay_frames, found["record"],
-                                   None if seat is None else int(seat))
+                                   asked if asked in (PUBLIC, TABLE) else int(asked))
 
 
 @router.get("/api/matches")

@@ -30,6 +30,7 @@ from .config import ServerConfig
 from .db import Store
 from .errors import RoomError, status_code_name
 from .guard import BodyLimit, SecurityHeaders
+from .identity import LoginFailures
 from .looplag import LoopLag
 from .manager import RoomManager
 from .ratelimit import IpBuckets, SocketCount
@@ -106,6 +107,7 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
                         "join": IpBuckets(config.join_rate, config.join_burst),
                         "lookup": IpBuckets(config.lookup_rate, config.lookup_burst),
                         "login": IpBuckets(config.login_rate, config.login_burst)}
+    app.state.login_failures = LoginFailures()  # failed sign-ins per name (issue 16)
     app.state.sockets = SocketCount(config.max_sockets_per_ip)
     app.state.lag = LoopLag()
     app.include_router(router)

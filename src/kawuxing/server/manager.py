@@ -172,8 +172,10 @@ class RoomManager:
 
     async def restore(self, codes: list[str] | None = None) -> int:
         """Rebuild every waiting or playing room from the database (hands replayed from
-        their records and stored actions). Returns how many; a room that cannot be rebuilt
-        is logged and skipped."""
+        their records and stored actions), after rating the finished matches not rated yet
+        (:meth:`PlayerStore.rate_pending
+        <kawuxing.server.playerstore.PlayerStore.rate_pending>`). Returns how many rooms; a
+        room that cannot be rebuilt is logged and skipped."""
         # In a cluster (issue 17): on start only the rooms whose lease this process wins
         # (the others are being played by live processes); ``codes``: only those rooms (a
         # takeover, .cluster.takeover: their leases are already held), without the start's
@@ -190,6 +192,12 @@ class RoomManager:
                 log.info("%d room(s) expired while the server was down", expired)
         except Exception as exc:  # they are expired by the sweeper once rebuilt
             log.warning("could not expire stale rooms: %r", exc)
+        try:  # ratings right at once (issue 16): matches that ended just before a stop
+            rated = await self.store.players.rate_pending()
+            if rated:
+                log.info("rated %d match(es) that ended before the server stopped", rated)
+        except Exception as exc:  # rated again when a player asks for the room
+            log.warning("could not rate finished matches: %r", exc)
         if self.cluster is not None:  # only the rooms no live process plays
             won = await self.cluster.leases.claim(await self.store.active_codes())
             return await self._rebuild(await self.store.active_rooms(won))

@@ -10,13 +10,15 @@ Joining or making a room with the player's token in ``Authorization`` seats the 
 (:mod:`.api`).
 
 Logins and password changes are limited per client IP (the ``login`` bucket: 10, then one
-every 10 s); a wrong name and a wrong password get the same answer in the same time
-(:func:`~.identity.password_matches`). Passwords are hashed in a thread and never logged; no
+every 10 s), and failed logins per name from any IPs (:class:`~.identity.LoginFailures`: 5,
+then one a minute; 429 ``too_many_attempts``); a wrong name and a wrong password get the same
+answer in the same time (:func:`~.identity.password_matches`). Passwords are hashed in a thread and never logged; no
 answer about one player carries another's token (nor its own hash).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
@@ -76,12 +78,21 @@ async def new_player(body: NewPlayer, request: Request) -> dict:
 async def login(body: Login, request: Request) -> dict:
     """A new device token for the player of ``name`` and ``password``: ``{"player_id",
     "name", "token"}``. 401 ``bad_login`` (unknown name, no password set, or a wrong one —
-    one answer for all), 429 ``rate_limited``."""
+    one answer for all), 429 ``rate_limited`` (this IP) or ``too_many_attempts`` (this name
+    failed :data:`~.identity.LOGIN_BURST` times lately, from whatever IPs:
+    :class:`~.identity.LoginFailures`)."""
     _limit(request, "login")
+    failures = request.app.state.login_failures
+    wait = failures.wait(body.name)
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise _coded(429, "too_many_attempts", f"too many failed sign-ins to this name; try "
+                     f"again in {seconds} s", {"Retry-After": str(seconds)})
     players = _manager(request).store.players
     found = await players.named(body.name)
     stored = found["password_hash"] if found else None
     if not await run_in_threadpool(password_matches, body.password, stored):
+        failures.failed(body.name)
         raise _coded(401, "bad_login", "no player with that name and password")
     token = await players.add_token(found["id"])
     return {"player_id": found["id"], "name": found["name"], "token": token}

@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import rating
 from .errors import RoomError
-from .identity import name_key, new_player_id
+from .identity import NAME_CONFUSABLE, name_key, new_player_id, skeleton
 from .schema import (HAND_ENDED, MATCH_FINISHED, actions, dumps, hands, match_players, matches,
-                     player_tokens, players)
+                     player_tokens, players, seats)
 from .tokens import hash_token, new_token, token_matches
 
 if TYPE_CHECKING:
@@ -44,21 +44,33 @@ class PlayerStore:
         """A new guest player named ``name`` (already :func:`~.identity.clean_player_name`d)
         with its first device token. Returns ``(player_id, token)``. Raises
         :class:`RoomError` 409 ``name_taken`` when a player has that name (by
-        :func:`~.identity.name_key`)."""
+        :func:`~.identity.name_key`), 409 ``name_confusable`` when a player's name looks
+        like it (the same :func:`~.identity.skeleton`: :meth:`lookalike`)."""
         player_id, token, now = new_player_id(), new_token(), time.time()
 
-        async def op(conn: AsyncConnection) -> None:
+        async def op(conn: AsyncConnection) -> str | None:
+            # in the writer's transaction: two look-alike names made at once cannot both pass
+            other = await _lookalike(conn, name)
+            if other is not None:
+                return other
             await conn.execute(insert(players).values(
                 id=player_id, name=name, name_key=name_key(name), password_hash=None,
                 rating=rating.START, rated_games=0, created_at=now))
             await conn.execute(insert(player_tokens).values(
                 token_hash=hash_token(token), player_id=player_id, created_at=now))
+            return None
+        taken = RoomError(409, "a player of this server has that name", "name_taken")
         if await self.named(name) is not None:
-            raise RoomError(409, "a player of this server has that name", "name_taken")
+            raise taken
         try:
-            await self.writer.submit(op)
+            other = await self.writer.submit(op)
         except IntegrityError:  # the same name made at the same moment
-            raise RoomError(409, "a player of this server has that name", "name_taken") from None
+            raise taken from None
+        if other is not None:
+            if name_key(other) == name_key(name):
+                raise taken
+            raise RoomError(409, "a player of this server has a name that looks like it",
+                            NAME_CONFUSABLE)
         return player_id, token
 
     async def add_token(self, player_id: str) -> str:
@@ -92,6 +104,13 @@ class PlayerStore:
         if row is None or not token_matches(token, row["token_hash"]):
             return None
         return _public(row, has_password=row["password_hash"] is not None)
+
+    async def lookalike(self, name: str) -> str | None:
+        """The name of a player whose name looks like ``name`` (the same
+        :func:`~.identity.skeleton`), or None. Reads every name: a server of friends has
+        hundreds, not millions."""
+        async with self.engine.connect() as conn:
+            return await _lookalike(conn, name)
 
     async def named(self, name: str) -> dict | None:
         """The player whose name is ``name`` (by :func:`~.identity.name_key`), with its
@@ -136,6 +155,26 @@ class PlayerStore:
                 match_players.c.last_hand.is_(None))).values(last_hand=hand))
         await self.writer.submit(op)
 
+    async def seats_in_match(self, match_id: str, token: str | None) -> list[int]:
+        """The seats of ``match_id`` the holder of ``token`` played (R13: who may see a hand's
+        record): the seats its player sat in (a player token) or the seat it is the token of
+        (a seat token of the match's room, compared in constant time). ``[]`` for any other
+        token, none, or no such match."""
+        if not token or not isinstance(token, str) or len(token) > 128:
+            return []
+        player = await self.by_token(token)
+        async with self.engine.connect() as conn:
+            if player is not None:
+                return sorted(set((await conn.execute(
+                    select(match_players.c.seat).where(and_(
+                        match_players.c.match_id == match_id,
+                        match_players.c.player_id == player["player_id"])))).scalars().all()))
+            rows = (await conn.execute(
+                select(seats.c.seat, seats.c.token_hash)
+                .join(matches, matches.c.room_code == seats.c.room_code)
+                .where(matches.c.id == match_id))).all()
+        return [r.seat for r in rows if token_matches(token, r.token_hash)]
+
     # --- rating --------------------------------------------------------------------------
     async def rate(self, match_id: str) -> dict | None:
         """Rate a finished match once (docs/ratings.md, :mod:`.rating`) and return its
@@ -151,12 +190,34 @@ class PlayerStore:
                 return None
             if row.rating is not None:
                 return json.loads(row.rating)
+            # claim it first: a second process rating it at the same moment (the servers of a
+            # cluster starting together, rate_pending) waits for this row and then finds it
+            # rated, so no match is applied twice
+            claimed = await conn.execute(update(matches).where(and_(
+                matches.c.id == match_id, matches.c.rating.is_(None))).values(rating="null"))
+            if claimed.rowcount != 1:
+                return json.loads((await conn.execute(select(matches.c.rating).where(
+                    matches.c.id == match_id))).scalar_one())
             outcome = await _rate(conn, match_id, json.loads(row.players),
                                   json.loads(row.totals))
             await conn.execute(update(matches).where(matches.c.id == match_id)
                                .values(rating=dumps(outcome)))
             return outcome
         return await self.writer.submit(op)
+
+    async def rate_pending(self) -> int:
+        """Rate every finished match that is not rated yet (the server stopped between the
+        end of a match and its rating), oldest end first, so ratings are right at once after
+        a restart (docs/ratings.md) — called when the server starts. Returns how many were
+        rated."""
+        async with self.engine.connect() as conn:
+            pending = (await conn.execute(
+                select(matches.c.id).where(and_(matches.c.status == MATCH_FINISHED,
+                                                matches.c.rating.is_(None)))
+                .order_by(matches.c.finished_at, matches.c.id))).scalars().all()
+        for match_id in pending:
+            await self.rate(match_id)
+        return len(pending)
 
     # --- profiles ------------------------------------------------------------------------
     async def history(self, player_id: str) -> dict:
@@ -208,6 +269,15 @@ def sitting(match_id: str, seat: int, player_id: str, hand: int) -> dict:
     """A ``kwx_match_players`` row: ``player_id`` sits in ``seat`` from hand ``hand``."""
     return {"match_id": match_id, "seat": seat, "player_id": player_id, "first_hand": hand,
             "last_hand": None}
+
+
+async def _lookalike(conn: AsyncConnection, name: str) -> str | None:
+    """:meth:`PlayerStore.lookalike` on ``conn``."""
+    wanted = skeleton(name)
+    for (other,) in (await conn.execute(select(players.c.name))).all():
+        if skeleton(other) == wanted:
+            return other
+    return None
 
 
 def _public(row: Any, **extra: Any) -> dict:

@@ -131,6 +131,40 @@ class ServerThread:
         self.stop()
 
 
+def stored_record(server: ServerThread, match_id: str, number: int) -> dict | None:
+    """The full record of an ended hand as the server stores it, read in its event loop (a
+    test's oracle, for a match no test client played: ``GET /api/hands/{m}/{n}`` serves it to
+    the match's players only, R13); None while the hand is played or when there is none."""
+    found = server.call(server.manager.store.hand_record(match_id, number))
+    return found["record"] if found is not None and found["status"] == "ended" else None
+
+
+def auto_played_match(server: ServerThread, body: dict, player_token: str | None = None,
+                      timeout: float = 60.0) -> dict:
+    """A room made from ``body`` (``POST /api/rooms``; its first human seat is taken: by the
+    player of ``player_token``, else by a guest "auto") whose seat 托管 plays, waited for until
+    its match is over: the answer of the room's creation (``code``, ``seat``, ``token``,
+    ``room`` with its ``match_id``). That seat's token, or the player's, opens the match's
+    records (R13). Raises ``RuntimeError`` if the room is refused or the match does not end
+    within ``timeout`` seconds."""
+    status, made = http("POST", f"{server.url}/api/rooms", dict({"nickname": "auto"}, **body),
+                        player_token)
+    if status != 201:
+        raise RuntimeError(f"the room was refused: {status} {made}")
+    player = Player(server.ws, made["code"], made["token"])
+    try:
+        player.hello()
+        player.send({"type": "auto", "on": True})
+        deadline = time.monotonic() + timeout
+        while http("GET", f"{server.url}/api/rooms/{made['code']}")[1]["status"] != "finished":
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"room {made['code']}: the match did not end")
+            time.sleep(0.05)
+    finally:
+        player.close()
+    return made
+
+
 def http(method: str, url: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
     """A JSON request with the standard library; returns ``(status, parsed body)``."""
     data = None if body is None else json.dumps(body).encode()

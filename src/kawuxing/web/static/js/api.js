@@ -58,9 +58,11 @@ export const api = {
   seatToBot: (code, seat, token, bot = null) => call('POST', `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/bot`,
     bot ? { bot } : {}, token),
   hands: (limit = 50, match) => call('GET', `/api/hands?limit=${limit}${match ? `&match=${encodeURIComponent(match)}` : ''}`),
-  hand: (match, number) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}`),
-  // every step of an ended hand as the engine draws it: seat 0-2, or null for the whole table
-  frames: (match, number, seat = null) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}/frames${seat === null ? '' : `?seat=${seat}`}`),
+  // the whole record of an ended hand: for the match's players only (token: the player's, R13)
+  hand: (match, number, token = null) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}`, undefined, token),
+  // every step of an ended hand as the engine draws it: perspective 0-2, 'table' or 'public'
+  // (null: the server's choice, the table for a player of the match, else public)
+  frames: (match, number, perspective = null, token = null) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}/frames${perspective === null ? '' : `?perspective=${perspective}`}`, undefined, token),
   matches: (limit = 50) => call('GET', `/api/matches?limit=${limit}`),
   match: (id) => call('GET', `/api/matches/${encodeURIComponent(id)}`),
   // the rule options and presets, and the bot registry: forms are built from them

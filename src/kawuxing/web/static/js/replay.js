@@ -1,8 +1,10 @@
 // Replays: the finished hands the server keeps (GET /api/hands), and a viewer that steps
-// forward and back through one hand as any seat or with every hand face up, drawn with the
-// same table as live play. Every step is a frame the engine built (GET
-// /api/hands/{match}/{n}/frames, records.replay_frames): the viewer only draws them. The
-// record itself (GET /api/hands/{match}/{n}) is for the fair-deal check and the download.
+// forward and back through one hand, drawn with the same table as live play. Every step is a
+// frame the engine built (GET /api/hands/{match}/{n}/frames, records.replay_frames): the
+// viewer only draws them. A player of the match (this browser's player token, issue 16) sees
+// it as any seat, with every hand face up or as the public saw it, and gets the record itself
+// (GET /api/hands/{match}/{n}) for the fair-deal check and the download; anyone else sees the
+// public perspective only (R13: what a spectator saw, no concealed tile before 亮倒 or the end).
 
 import { api } from './api.js';
 import { el } from './dom.js';
@@ -138,6 +140,30 @@ function describe(action, names) {
   }
 }
 
+/** The caption of a public frame (no record: R13), from the events it shows. */
+function describeEvents(events, step, names) {
+  if (!step) return t('step_deal');
+  const who = (seat) => names[seat] || t('seat_n', { n: seat + 1 });
+  const tile = (e) => (e.tile ? ` ${tileName(e.tile, lang())}` : '');
+  const find = (type) => events.find((e) => e.type === type);
+  const win = find('win');
+  if (win) return `${who(win.seat)} ${t('act_win')}`;
+  const kong = find('kong') || find('adding_kong');
+  const KONG_KEY = { concealed_kong: 'act_concealed_kong', added_kong: 'act_added_kong' };
+  if (kong) return `${who(kong.seat)} ${t(kong.type === 'adding_kong' ? 'act_added_kong' : KONG_KEY[kong.kind] || 'act_kong')}${tile(kong)}`;
+  const pung = find('pung');
+  if (pung) return `${who(pung.seat)} ${t('act_pung')}`;
+  const discard = find('discard');
+  if (discard) return `${who(discard.seat)} ${t(find('declare') ? 'step_declare' : 'step_discard')}${tile(discard)}`;
+  const piao = find('piao');
+  if (piao) return t('piao_n', { n: piao.piao.join(' / ') });
+  const chosen = find('piao_chosen');
+  if (chosen) return `${who(chosen.seat)} ${t('piao_n', { n: '✓' })}`;
+  const draw = find('draw');
+  if (draw) return `${who(draw.seat)} ${t('step_draw')}`;
+  return find('hand_end') ? t('step_end') : '';
+}
+
 const FAIR_MARK = { verified: 'fair_verified', mismatch: 'fair_mismatch', unavailable: 'fair_unavailable', none: 'fair_none' };
 
 /** The record's fair deal, checked here with Web Crypto (docs/fairness.md), and the record to
@@ -154,8 +180,8 @@ function fairLine(record, matchId, number) {
     code.title = f.commitment;
     line.appendChild(code);
   }
-  const dl = el('a', 'download', t('rp_download'));
-  dl.href = `/api/hands/${encodeURIComponent(matchId)}/${number}`;
+  const dl = el('a', 'download', t('rp_download'));  // the record as fetched (with my token)
+  dl.href = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: 'application/json' }));
   dl.download = `kawuxing-${matchId}-${number}.json`;
   dl.title = t('rp_download_help');
   line.appendChild(dl);
@@ -174,27 +200,39 @@ function asSeat(view, bottom) {
   return { ...view, seat: bottom, hand: me.revealed, drawn: me.drawn, legal: [] };
 }
 
+/** The frames of perspective ``key`` ('all': the whole table, 'public', or a seat '0'-'2')
+ * as GET …/frames names it. */
+const PERSPECTIVE = { all: 'table', public: 'public' };
+const keyOf = (perspective) => (perspective === 'table' ? 'all' : String(perspective));
+
 /** The viewer of one hand: #/replay/{match}/{number}, at step ``at.step`` if given (the page
- * is built anew on a language switch). Returns a cleanup function. */
+ * is built anew on a language switch). A player of the match (its token: R13, issue 16) may
+ * choose any perspective, and has the record; anyone else the public one. Returns a cleanup
+ * function. */
 export async function renderReplay(root, matchId, number, at = null) {
   const page = el('div', 'screen replay');
   page.appendChild(el('p', 'muted', t('loading')));
   root.replaceChildren(page);
-  const [rec, match, table] = await Promise.all([api.hand(matchId, number), api.match(matchId),
-    api.frames(matchId, number)]);
-  if (!rec.ok || !table.ok) {
-    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('load_failed', { message: (rec.ok ? table : rec).error })));
+  const me = getPlayer();
+  const token = me ? me.token : null;
+  const [rec, match, first] = await Promise.all([
+    token ? api.hand(matchId, number, token) : Promise.resolve({ ok: false, status: 403 }),
+    api.match(matchId), api.frames(matchId, number, null, token)]);
+  const failed = !first.ok ? first : (!rec.ok && rec.status !== 403 ? rec : null);
+  if (failed) {
+    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('load_failed', { message: failed.error })));
     return () => {};
   }
-  // perspective ('all' or a seat) -> its frames; a seat's are fetched when first chosen
-  const frames = { all: table.data.frames };
-  const steps = frames.all;
+  const mine = rec.ok;  // a player of this match: every perspective, and the record
+  // perspective key -> its frames; the others are fetched when first chosen
+  const frames = { [keyOf(first.data.perspective)]: first.data.frames };
   const winEvents = {};
-  for (const f of steps) for (const e of f.events) if (e.type === 'win') winEvents[e.seat] = e;
+  for (const f of first.data.frames) for (const e of f.events) if (e.type === 'win') winEvents[e.seat] = e;
   const players = match.ok ? match.data.players.map((p) => ({ ...p, connected: true })) : null;
   const names = [0, 1, 2].map((s) => playerName(players, s));
   const handCount = match.ok ? match.data.hands.length : null;
-  const state = { step: 0, bottom: 'all', playing: null };
+  const state = { step: 0, bottom: keyOf(first.data.perspective), playing: null };
+  const shown = () => frames[state.bottom];
 
   const head = el('div', 'replay-head');
   const title = el('h2', null, `${t('replay')} · ${t('hand_n', { n: number + 1 })}`);
@@ -213,11 +251,10 @@ export async function renderReplay(root, matchId, number, at = null) {
   mk('prev', 'prev', () => go(state.step - 1), 'rp_prev');
   const play = mk('play', 'play', () => toggle(), 'rp_play');
   mk('next', 'next', () => go(state.step + 1), 'rp_next');
-  mk('last', 'last', () => go(steps.length - 1), 'rp_last');
+  mk('last', 'last', () => go(shown().length - 1), 'rp_last');
   const slider = el('input', 'slider');
   slider.type = 'range';
   slider.min = 0;
-  slider.max = steps.length - 1;
   slider.value = 0;
   slider.setAttribute('aria-label', t('rp_step'));
   slider.addEventListener('input', () => go(Number(slider.value)));
@@ -226,17 +263,22 @@ export async function renderReplay(root, matchId, number, at = null) {
   controls.appendChild(counter);
   const persp = el('select', 'perspective');
   persp.setAttribute('aria-label', t('rp_as'));
-  for (const [v, label] of [['all', t('rp_all')], ['0', names[0]], ['1', names[1]], ['2', names[2]]]) {
-    const o = el('option', null, v === 'all' ? label : `${t('rp_as')} ${label}`);
+  const choices = mine ? [['all', t('rp_all')], ['public', t('rp_public')], ['0', names[0]], ['1', names[1]], ['2', names[2]]]
+    : [['public', t('rp_public')]];
+  for (const [v, label] of choices) {
+    const o = el('option', null, v === 'all' || v === 'public' ? label : `${t('rp_as')} ${label}`);
     o.value = v;
     persp.appendChild(o);
   }
+  persp.value = state.bottom;
+  persp.disabled = !mine;
   persp.addEventListener('change', () => choose(persp.value));
   controls.appendChild(persp);
   head.appendChild(controls);
   const caption = el('div', 'caption');
   head.appendChild(caption);
-  head.appendChild(fairLine(rec.data, matchId, number));
+  if (mine) head.appendChild(fairLine(rec.data, matchId, number));
+  else head.appendChild(el('p', 'muted replay-public-note', t('rp_public_note')));
   const nav = el('div', 'replay-nav');
   if (number > 0) {
     const prev = el('a', 'button', t('rp_prev_hand'));
@@ -256,41 +298,53 @@ export async function renderReplay(root, matchId, number, at = null) {
   const settleBox = el('div', 'replay-settle');
   page.replaceChildren(head, tableBox, settleBox);
 
-  /** A seat's frames, fetched once; then draw if that perspective is still the one chosen. */
+  /** A perspective's frames, fetched once; then drawn at the same step of the hand (the
+   * public frames skip the steps that showed nothing) if it is still the one chosen. */
   async function choose(value) {
     if (!frames[value]) {
-      const got = await api.frames(matchId, number, Number(value));
+      const got = await api.frames(matchId, number, PERSPECTIVE[value] ?? Number(value), token);
       if (!got.ok) { toast(t('load_failed', { message: got.error }), 'error'); persp.value = state.bottom; return; }
       frames[value] = got.data.frames;
     }
-    if (persp.value === value) { state.bottom = value; draw(); }
+    if (persp.value !== value) return;
+    const step = shown()[state.step].step;
+    state.bottom = value;
+    state.step = Math.max(0, shown().findLastIndex((f) => f.step <= step));
+    draw();
   }
 
   function draw() {
-    const frame = frames[state.bottom][state.step];
-    const action = state.step > 0 ? rec.data.actions[state.step - 1] : null;
+    const list = shown();
+    const frame = list[state.step];
     const all = state.bottom === 'all';
-    const bottom = all ? 0 : Number(state.bottom);
-    const view = all ? asSeat(frame.view, bottom) : frame.view;
+    const pub = state.bottom === 'public';
+    const bottom = all || pub ? 0 : Number(state.bottom);
+    let view = frame.view;
+    if (all) view = asSeat(view, bottom);
+    else if (pub) view = { ...view, seat: bottom, hand: view.seats[bottom].revealed || '', drawn: null, legal: [] };
+    const discard = frame.events.find((e) => e.type === 'discard');
     renderTable(tableBox, {
-      view, seat: bottom, players, totals: null, rules: rec.data.rules, readOnly: true,
-      revealAll: all, selected: null, declareMode: false, busy: false, callouts: {},
-      lastDiscard: action && action[1] === 'discard' ? { seat: action[0] } : null,
+      view, seat: bottom, players, totals: null, rules: first.data.rules, readOnly: true,
+      revealAll: all, watching: pub, selected: null, declareMode: false, busy: false, callouts: {},
+      lastDiscard: discard ? { seat: discard.seat } : null,
     }, { act() {}, tile() {}, toggleDeclare() {} });
+    slider.max = list.length - 1;
     slider.value = state.step;
-    counter.textContent = `${state.step}/${steps.length - 1}`;
-    caption.textContent = describe(action, [0, 1, 2].map((s) => playerName(players, s)));
+    counter.textContent = `${state.step}/${list.length - 1}`;
+    caption.textContent = mine ? describe(frame.step > 0 ? rec.data.actions[frame.step - 1] : null, names)
+      : describeEvents(frame.events, frame.step, names);
     if (view.result) {
       settleBox.replaceChildren(settlementEl({
-        view, players, seat: all ? null : bottom, totals: null,
-        handNo: number, handsPerMatch: match.ok ? match.data.hands_planned : null, winEvents, rules: rec.data.rules,
+        view, players, seat: all || pub ? null : bottom, totals: null,
+        handNo: number, handsPerMatch: match.ok ? match.data.hands_planned : null, winEvents,
+        rules: first.data.rules,
       }));
     } else settleBox.replaceChildren();
   }
 
   function go(i) {
-    state.step = Math.max(0, Math.min(steps.length - 1, i));
-    if (state.step === steps.length - 1) stop();
+    state.step = Math.max(0, Math.min(shown().length - 1, i));
+    if (state.step === shown().length - 1) stop();
     draw();
   }
 
@@ -303,7 +357,7 @@ export async function renderReplay(root, matchId, number, at = null) {
 
   function toggle() {
     if (state.playing) { stop(); return; }
-    if (state.step >= steps.length - 1) state.step = 0;
+    if (state.step >= shown().length - 1) state.step = 0;
     play.classList.add('on');
     play.innerHTML = ICONS.pause;
     state.playing = setInterval(() => go(state.step + 1), 700);
@@ -314,13 +368,13 @@ export async function renderReplay(root, matchId, number, at = null) {
     if (e.key === 'ArrowRight') { go(state.step + 1); e.preventDefault(); }
     else if (e.key === 'ArrowLeft') { go(state.step - 1); e.preventDefault(); }
     else if (e.key === 'Home') { go(0); e.preventDefault(); }
-    else if (e.key === 'End') { go(steps.length - 1); e.preventDefault(); }
+    else if (e.key === 'End') { go(shown().length - 1); e.preventDefault(); }
     else if (e.key === ' ') { toggle(); e.preventDefault(); }
   };
   document.addEventListener('keydown', onKey);
   window.__kwxReplay = { frames, go, state };
   if (at && at.step) go(at.step); else draw();
-  if (!steps.length) toast(t('replay_failed', { message: 'empty' }), 'error');
+  if (!shown().length) toast(t('replay_failed', { message: 'empty' }), 'error');
   return () => {
     stop();
     document.removeEventListener('keydown', onKey);

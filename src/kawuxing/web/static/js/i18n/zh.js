@@ -93,7 +93,7 @@ export const zh = {
   status_finished: '已结束',
   status_gone: '已关闭',
   replays: '回放',
-  replays_help: '已结束的每一局都可以逐步回放，可以看任意一家或全部手牌。',
+  replays_help: '已结束的每一局都可以逐步回放：你参加的对局可以看任意一家或全部手牌，其他的只显示公开的信息（旁观所见）。',
   open_replays: '查看回放',
   no_seat_here: '你在这个房间还没有座位，请先加入。',
   // rule options
@@ -856,6 +856,13 @@ export const zh = {
   err_bad_password: '密码需 8-128 个字符',
   err_no_player: '没有这个玩家',
   err_no_token: '请先登录',
+  err_name_confusable: '这个名字与某位玩家或机器人的名字看起来一样（混用其他文字的字母、I/l、0/O）：请换一个',
+  err_too_many_attempts: '这个名字的密码错误次数太多：请等一分钟',
+  err_not_a_player: '只有这场对局的玩家才能取得完整记录',
+  rp_public: '公开视角（旁观）',
+  rp_public_note: '你没有参加这场对局：只显示公开的信息（亮倒或终局时亮出的手牌）。',
+  step_draw: '摸牌',
+  step_end: '本局结束',
   // social play (issue 12): quick phrases and emotes (say_<id>: server/chat.py), spectators, between hands
   chat: '快捷语',
   chat_title: '快捷语和表情',
