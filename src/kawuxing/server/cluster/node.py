@@ -12,28 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
 import uuid
 
 from .. import protocol
+from ..config import default_node_id
 from ..errors import RoomError
 from ..roomops import ROOM_OPS
 from ..tokens import normalize_code
 from .leases import Leases
 from .presence import Presence
-from .relay import Bus, Link, RemoteConn, _refused
+from .relay import Bus, Link, RemoteConn, close_refused
 from . import takeover
 
 log = logging.getLogger("kawuxing.server.cluster")
 LEASE_MS = 3000  # a lease's (and a heartbeat's) time to live
 INTERVAL = 1.0  # seconds between renewals, heartbeats and takeover scans
 LOAD_WAIT = 5.0  # seconds a request waits for a room this process is rebuilding
-
-
-def default_node_id() -> str:
-    """``hostname-pid``: the node id when none is given."""
-    return f"{socket.gethostname()}-{os.getpid()}"
 
 
 class ClusterNode:
@@ -272,7 +266,7 @@ class ClusterNode:
         else:
             future = room.post(room.attach, conn, str(hello.get("token", "")),
                                hello.get("hand"), hello.get("last_event"))
-        future.add_done_callback(lambda f: _refused(conn, f, conn.watching))
+        future.add_done_callback(lambda f: close_refused(conn, f, conn.watching))
 
     def _detach(self, conn: RemoteConn) -> None:
         conn.closed = True

@@ -246,7 +246,7 @@ class Link:
                 future = room.post(room.attach, self.conn, hello.token,
                                    None if resume else hello.hand,
                                    None if resume else hello.last_event)
-            future.add_done_callback(lambda f: _refused(self.conn, f, self.watching))
+            future.add_done_callback(lambda f: close_refused(self.conn, f, self.watching))
             return
         self.node.bus.send(owner, {
             "t": "attach", "c": self.cid, "room": self.code,
@@ -267,7 +267,7 @@ class Link:
         self.owner = None
 
 
-def _refused(conn, future: asyncio.Future, watching: bool) -> None:
+def close_refused(conn, future: asyncio.Future, watching: bool) -> None:
     """After an attach (or watch): a refusal closes the socket as :mod:`..ws` does."""
     if future.cancelled():
         return
