@@ -8,8 +8,9 @@ dragons (three kinds, which never run). A component's counts are packed into one
 byte a rank, so one ``int.from_bytes`` packs all four. A dict built at import for each kind of
 component (``_SUIT_TABLE``, ``_DRAGON_TABLE``) maps every key that is 0-4 sets, or such sets plus
 one pair, to ``_PAIR`` × pairs + sets: a hand is a standard win when each of its components is
-in the table and the values add up to one pair and at most four sets (:func:`is_win` tests
-seven pairs first, by bits; :func:`is_win_key` takes the packed key of the whole hand).
+in the table and the values add up to one pair and at most four sets; seven pairs is a test
+of bits of the whole key. :func:`is_win_key` takes the packed key of the whole hand
+(:func:`pack`), :func:`is_win` builds it from the list first (most of its time).
 
 Shanten and waits need no search: :mod:`kawuxing.shapes_tables` holds, for every component
 indexed by its counts read in base 5, the id of its shanten value vector (54 distinct) and of
@@ -44,6 +45,8 @@ _HALF = bytes(c // 2 for c in range(256))      # bytes.translate: count -> pairs
 _PAIR = 16                                     # table values: _PAIR × pairs (0 or 1) + sets
 _MISSING = 4 * _PAIR                           # stands for "not in the table" in a sum
 _ONES30 = int.from_bytes(b"\x01" * NUM_KINDS, "little")  # bit 0 of every kind's field
+_P_SHIFT, _S_SHIFT, _Z_SHIFT = 9 * _BITS, 18 * _BITS, DRAGON_BASE * _BITS  # 筒, 条, dragons
+_SUM_SHIFT = (NUM_KINDS - 1) * _BITS  # key × _ONES30: this byte sums every count
 
 
 def _keys(raw: bytes) -> tuple[int, int, int, int]:
@@ -98,50 +101,56 @@ def is_seven_pairs(counts: list[int]) -> bool:
     return sum(counts) == 14 and not any(bytes(counts).translate(_ODD))
 
 
-def is_win(counts: list[int], _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> bool:
+def is_win(counts: list[int], _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get, _nine=_NINE,
+           _odd=_ONES30, _p=_P_SHIFT, _s=_S_SHIFT, _z=_Z_SHIFT, _sum=_SUM_SHIFT,
+           _from_bytes=int.from_bytes, _bytes=bytearray) -> bool:
     """True when the concealed tiles complete a winning hand: standard shape or seven pairs
-    (R7.1). :func:`is_win_key` of the counts' packed key (inlined)."""
-    whole = int.from_bytes(bytearray(counts), "little")  # (bytearray: faster than bytes)
-    if not whole & _ONES30 and sum(counts) == 14:
-        return True
-    b = _get(whole >> 9 * _BITS & _NINE)  # 筒 and 条 first: the suits of the default game
-    if b is None:
-        return False
-    c = _get(whole >> 18 * _BITS & _NINE)
-    if c is None:
-        return False
-    a = _get(whole & _NINE)
-    if a is None:
-        return False
-    d = _dget(whole >> DRAGON_BASE * _BITS)
-    return d is not None and _PAIR <= a + b + c + d <= _PAIR + 4
+    (R7.1). :func:`is_win_key` of the counts' packed key, inlined; building the key is most
+    of its time (a caller that keeps the key up to date calls :func:`is_win_key`)."""
+    whole = _from_bytes(_bytes(counts), "little")  # pack(counts) (bytearray: faster than bytes)
+    b = _get(whole >> _p & _nine)  # 筒 first (a suit of the default game): most hands stop here
+    if b is not None:
+        c = _get(whole >> _s & _nine)
+        if c is not None:
+            d = _dget(whole >> _z)
+            if d is not None:
+                a = whole & _nine  # 万: not in the default game
+                if a:
+                    d += _get(a, _MISSING)
+                if _PAIR <= b + c + d <= _PAIR + 4:
+                    return True
+    # seven pairs (R7.1): no odd count, 14 tiles; a four of a kind is two pairs
+    return not whole & _odd and (whole * _odd >> _sum & 255) == 14
 
 
 def pack(counts: list[int]) -> int:
     """The *packed key* of a counts vector: one byte a kind, kind 0 lowest (counts 0-255).
-    One more copy of kind ``k`` adds ``1 << 8 * k``."""
+    One more copy of kind ``k`` adds ``1 << 8 * k`` (:data:`UNITS`)."""
     return int.from_bytes(bytearray(counts), "little")
 
 
-def is_win_key(whole: int, _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get) -> bool:
+UNITS = tuple(1 << (_BITS * k) for k in range(NUM_KINDS))  # UNITS[k]: one tile of kind k, packed
+
+
+def is_win_key(whole: int, _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get, _nine=_NINE,
+               _odd=_ONES30, _p=_P_SHIFT, _s=_S_SHIFT, _z=_Z_SHIFT, _sum=_SUM_SHIFT) -> bool:
     """:func:`is_win` of the hand whose packed key (:func:`pack`) is ``whole``.
 
-    Seven pairs first, by bit arithmetic (every count even, 14 tiles); then the standard shape,
-    giving up at the first component not in its table (most hands the engine checks are not
-    wins)."""
-    if not whole & _ONES30 and sum(whole.to_bytes(NUM_KINDS, "little")) == 14:
-        return True
-    b = _get(whole >> 9 * _BITS & _NINE)  # 筒 and 条 first: the suits of the default game
-    if b is None:
-        return False
-    c = _get(whole >> 18 * _BITS & _NINE)
-    if c is None:
-        return False
-    a = _get(whole & _NINE)
-    if a is None:
-        return False
-    d = _dget(whole >> DRAGON_BASE * _BITS)
-    return d is not None and _PAIR <= a + b + c + d <= _PAIR + 4
+    The standard shape first, giving up at the first component not in its table (most hands
+    the engine checks are not wins; 筒 first), then seven pairs by bit arithmetic: every count
+    even, 14 tiles (the byte sums of ``whole`` × ``0x0101…01``, no carry below 256 tiles)."""
+    b = _get(whole >> _p & _nine)
+    if b is not None:
+        c = _get(whole >> _s & _nine)
+        if c is not None:
+            d = _dget(whole >> _z)
+            if d is not None:
+                a = whole & _nine
+                if a:
+                    d += _get(a, _MISSING)
+                if _PAIR <= b + c + d <= _PAIR + 4:
+                    return True
+    return not whole & _odd and (whole * _odd >> _sum & 255) == 14
 
 
 Set = namedtuple("Set", "kind tile")
