@@ -106,10 +106,11 @@ class ClusterNode:
         finally:
             await self.redis.aclose()
 
-    async def beat(self) -> None:
-        """Heartbeat, and read who is alive."""
+    async def beat(self, read: bool = True) -> None:
+        """Heartbeat, and (``read``) read who is alive."""
         await self.presence.beat(len(self.manager.rooms))
-        self.live = await self.presence.nodes()
+        if read:
+            self.live = await self.presence.nodes()
 
     async def health(self) -> dict:
         """``{"nodes": [{"node", "rooms", "url"?}], "owned": n}`` for ``/api/health`` (the
@@ -228,7 +229,10 @@ class ClusterNode:
                 link.conn.close(int(item["code"]), str(item.get("reason", "")))
         elif kind == "msg":
             conn = self.remote.get((sender, item["c"]))
-            if conn is None or conn.closed:
+            if conn is None or conn.closed:  # not attached here (any more): reconnect
+                self.bus.send(sender, {"t": "close", "c": item["c"],
+                                       "code": protocol.CLOSE_RESTART,
+                                       "reason": "the room's server lost this connection"})
                 return
             room = self.manager.get(conn.code)
             if room is None:
@@ -303,13 +307,18 @@ class ClusterNode:
     # --- periodic: sockets of processes that died, sockets whose owner changed ---------
     def prune_remote(self) -> None:
         """Sockets relayed by processes no longer alive are disconnected from their rooms
-        (their players get the drop grace, then 托管, as after any dropped connection)."""
+        (their players get the drop grace, then 托管, as after any dropped connection); if
+        such a process was only slow, its sockets are told to close (1012: reconnect)."""
         alive = {n.get("me") for n in self.live}
         for key, conn in list(self.remote.items()):
             if conn.origin not in alive or conn.closed:
                 self.remote.pop(key, None)
                 if not conn.closed:
                     self._detach(conn)
+                    self.bus.send(conn.origin, {"t": "close", "c": conn.cid,
+                                                "code": protocol.CLOSE_RESTART,
+                                                "reason": "the room's server lost this "
+                                                          "connection"})
 
     async def reroute(self) -> None:
         """Sockets relayed to an owner that has changed (a takeover) attach to the new one,

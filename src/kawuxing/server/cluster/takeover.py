@@ -3,8 +3,9 @@ PostgreSQL, with the same code as a restart (:meth:`RoomManager.restore
 <kawuxing.server.manager.RoomManager.restore>`: each hand replayed from its record and stored
 actions; timers, 托管 and the pause between hands scheduled again as after a restart).
 
-Each process renews its leases every ``interval / 2`` (:func:`renew`, a task of its own,
-never held up by the rest): a room whose lease it lost (it was paused, or cut off from Redis
+Each process renews its leases and its heartbeat every ``interval / 2`` (:func:`renew`, a
+task of its own, never held up by the rest: a process busy taking rooms over must not look
+dead to the others): a room whose lease it lost (it was paused, or cut off from Redis
 longer than the lease) is dropped at once — stopped, its sockets closed with 1012 so that
 their clients reconnect to the new owner — without writing anything more. And every
 ``interval`` (1 s) (:func:`tick`) it
@@ -42,7 +43,9 @@ async def run(node, work, every: float) -> None:
 
 
 async def renew(node) -> None:
-    """Renew this process's leases; drop the rooms whose lease it lost (module doc)."""
+    """Renew this process's leases and heartbeat; drop the rooms whose lease it lost (module
+    doc)."""
+    await node.beat(read=False)
     for code in await node.leases.renew():
         log.warning("cluster: lost the lease of room %s; it is no longer served here", code)
         await node.manager.drop(code)
