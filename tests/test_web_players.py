@@ -190,6 +190,10 @@ def test_rating_at_the_match_end_profile_my_games_and_leaderboard(server, browse
         page.wait_for_selector('.replay-fair[data-status="none"]')
         assert page.locator(".perspective option").evaluate_all(
             "(os) => os.map((o) => o.value)") == ["all", "public", "0", "1", "2"]
+        page.select_option(".perspective", "public")  # as a spectator saw it: the deal face down
+        page.wait_for_function("() => window.__kwxReplay.state.bottom === 'public'")
+        assert page.locator(".replay .board .seat .revealed .tile").count() == 0
+        assert page.locator(".replay .board .seat .hand .tile[data-code]").count() == 0
         # a stranger's browser: the same hand in the public perspective only
         ctx, stranger, watch = page_of(browser, DESKTOP)
         opened.append((ctx, stranger, watch))
