@@ -268,3 +268,27 @@ def test_a_write_that_collides_with_a_stale_owners_row_rebuilds_the_room_from_th
         again = server.manager.get(code).match.hand
         assert len(again.actions) == done + 1 and again.actions[-1] == theirs
         assert server.manager.cluster.leases.valid(code)
+
+
+def test_after_redis_loses_everything_the_rooms_are_taken_again_from_the_database(
+        redis_server, scratch_db):
+    """Redis restarted empty (leases, rooms set, presence gone): the owner finds its leases
+    lost and stops the room, then — the database still lists it as being played — takes it
+    again (the same code as a restart), with its lease and its stored actions."""
+    from kawuxing.server.testing import ServerThread, http
+
+    config = replace(ServerConfig.from_env(scratch_db, {}), redis_url=redis_server.url,
+                     node_id="a", create_rate=0.0, join_rate=0.0)
+    with ServerThread(config) as server:
+        code = http("POST", f"{server.url}/api/rooms",
+                    {"hands": 1, "nickname": "p0", "seats": ["human"] * 3})[1]["code"]
+        first = server.manager.get(code)
+        cluster = server.manager.cluster
+        server.call(cluster.redis.flushdb())
+        deadline = time.monotonic() + 30
+        while server.manager.get(code) in (None, first):
+            assert time.monotonic() < deadline, "the room was not taken again"
+            time.sleep(0.1)
+        assert server.call(cluster.leases.owners([code])) == [cluster.me]
+        assert code in server.call(cluster.leases.rooms())
+        assert http("GET", f"{server.url}/api/rooms/{code}")[1]["seats"][0]["nickname"] == "p0"

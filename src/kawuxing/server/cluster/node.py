@@ -49,6 +49,7 @@ class ClusterNode:
         self.links: dict[str, Link] = {}
         self.lock = asyncio.Lock()  # one takeover at a time
         self.free_since: dict[str, float] = {}  # room -> when first seen without an owner
+        self.scans = 0  # takeover scans so far (:func:`.takeover.scan`)
         self._tasks: list[asyncio.Task] = []
         manager.cluster = self
 

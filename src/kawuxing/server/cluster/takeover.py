@@ -59,10 +59,19 @@ async def tick(node) -> None:
     await scan(node)
 
 
+DB_SCAN_EVERY = 10  # ticks between looks at the database's list of rooms being played
+
+
 async def scan(node) -> int:
-    """Take over rooms without an owner (module doc, step 3). Returns how many."""
+    """Take over rooms without an owner (module doc, step 3); every ``DB_SCAN_EVERY`` ticks
+    the rooms the database says are being played count too (a Redis that restarted empty has
+    lost the rooms set). Returns how many."""
     manager = node.manager
-    playing = [c for c in await node.leases.rooms() if manager.get(c) is None]
+    node.scans += 1
+    playing = await node.leases.rooms()
+    if node.scans % DB_SCAN_EVERY == 0:
+        playing |= set(await manager.store.active_codes())
+    playing = [c for c in playing if manager.get(c) is None]
     owners = await node.leases.owners(playing)
     free = [c for c, o in zip(playing, owners) if o is None]
     now = time.monotonic()
