@@ -232,3 +232,26 @@ def test_a_watched_room_of_bots_plays_at_a_pace_people_can_follow(tmp_path):
             await settle(room, clock)
             assert room.finished  # the rest at once, with no time passing
     asyncio.run(main())
+
+
+def test_a_spectator_is_told_the_match_is_over(tmp_path):
+    """When the match ends, a spectator watching gets the same ``match_end`` as the seats
+    (totals and each hand's deltas: public once the hands have ended)."""
+    async def main():
+        async with server(tmp_path, bot_delay=0) as (manager, clock):
+            created = await manager.create_room(seats=["heuristic"] * 3, walls=[CLAIM_WALL],
+                                                options=SEAT0, hands=1)
+            room = manager.get(created["code"])
+            watcher = Sink()
+            await room.post(room.watch, watcher)
+            room.pacer.schedule()
+            for _ in range(200):
+                if room.finished:
+                    break
+                clock.advance(1)
+                await settle(room, clock)
+            assert room.finished
+            [end] = watcher.of("match_end")
+            assert end["totals"] == room.match.totals() and sum(end["totals"]) == 0
+            assert end["hands"] == [room.match.hands[0].deltas]
+    asyncio.run(main())

@@ -644,9 +644,10 @@ class Room(Actor):
         """The match is over: it is rated (:meth:`PlayerStore.rate
         <kawuxing.server.playerstore.PlayerStore.rate>`, docs/ratings.md; ``rating`` stays
         None if that could not be stored — it is done again when a player asks for the room
-        once it is unloaded), every connected seat gets ``match_end``; the manager is told."""
+        once it is unloaded), every connected seat and spectator gets ``match_end``; the
+        manager is told."""
         match_id = self.match_id
         await self.stored(lambda: self._rate(match_id), f"the rating of match {match_id}")
-        self.seats.send_all(self.sender.match_end())
+        self.sender.everyone(self.sender.match_end())
         if self.on_finished is not None:
             self.on_finished(self)
