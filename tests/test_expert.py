@@ -5,6 +5,7 @@ and the hint command built on it."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from test_agents import TWIN_SEAT, TWINS, others_play, twin_hand
@@ -13,7 +14,9 @@ from test_hints import run  # noqa: F401,F811  (the kawuxing hint runner fixture
 from kawuxing.agents import make_agent
 from kawuxing.agents.expert import ExpertAgent, rank_actions
 from kawuxing.agents.expert.danger import discard_danger
-from kawuxing.agents.expert.table import Table
+from kawuxing.agents.expert.brain import rank_value
+from kawuxing.agents.expert.table import DEFAULT_PARAMS, Table
+from kawuxing.agents.heuristic import HeuristicAgent
 from kawuxing.engine import DISCARD, Action
 from kawuxing.engine.legal import position_actions
 from kawuxing.engine.observation import Observation, observe, position_observation
@@ -112,6 +115,27 @@ def test_folding_against_a_declared_hand():
     assert ranked[0].action.tile != K["5p"]
     five = next(c for c in ranked if c.action == Action(0, DISCARD, K["5p"]))
     assert five.ev <= -7
+
+
+def test_the_heuristic_decides_where_the_model_is_close():
+    """The agent's second opinion (Params.heuristic_margin): where heuristic:3's discard is
+    rated within the margin of the model's best, the agent plays it; where it is rated far
+    below, the model's best; with a margin of 0 always the model's best (R13: both read the
+    same Observation)."""
+    assert DEFAULT_PARAMS.heuristic_margin > 0
+    for hand, close in (("3s 3s 3p 3s 5s 3p 4s 6s 7z 9p 4p 7p 6p 4p", True),
+                        ("8p 6p 9p 8p 9p 3p 4p 5p 1p 4p 2p 6s 7p 5s", False)):
+        obs, legal = position(hand, wall=30)
+        ranked = rank_actions(obs, legal)
+        other = HeuristicAgent(3).act(obs, legal)
+        assert other != ranked[0].action  # they disagree here
+        mine = next(c for c in ranked if c.action == other)
+        gap = rank_value(ranked[0])[1] - rank_value(mine)[1]
+        assert rank_value(ranked[0])[0] == rank_value(mine)[0]
+        assert (gap <= DEFAULT_PARAMS.heuristic_margin) is close
+        assert ExpertAgent().act(obs, legal) == (other if close else ranked[0].action)
+        alone = ExpertAgent(params=replace(DEFAULT_PARAMS, heuristic_margin=0.0))
+        assert alone.act(obs, legal) == ranked[0].action
 
 
 def test_money_of_a_self_draw_and_of_a_declared_discard_win():

@@ -84,7 +84,7 @@ def rank_actions(obs: Observation, legal: list[Action], after_kong: bool = False
     brain = _Brain(obs, after_kong, explain, params)
     choices = brain.rank(legal)
     order = {a: i for i, a in enumerate(legal)}
-    choices.sort(key=lambda c: (*(-v for v in _rank_value(c)), order[c.action]))
+    choices.sort(key=lambda c: (*(-v for v in rank_value(c)), order[c.action]))
     return choices
 
 
@@ -93,7 +93,7 @@ def _danger_of(choice: Choice) -> float:
     return next((p["chance"] for code, p in choice.reasons if code == "danger"), 0.0)
 
 
-def _rank_value(choice: Choice) -> tuple[int, float]:
+def rank_value(choice: Choice) -> tuple[int, float]:
     """The sort key, highest first: a discard that is ``behind`` the pace ranks below the
     others (:meth:`_Brain._keep_pace`), then ``ev + bonus``; a win now counts double and one
     more (a win in hand against the model's estimate of waiting, under 漏胡 R7.5)."""

@@ -44,7 +44,10 @@ class Params:
       (measured by paired rollouts of the decisions where the expert and the heuristic differ,
       see docs/bots.md);
     - ``declared_pressure``: how much of the opponents' threat is left once I declare (they
-      fold against a shown wait).
+      fold against a shown wait);
+    - ``heuristic_margin``: base units within which the agent plays ``heuristic:3``'s choice
+      over the model's best (:class:`~.agent.ExpertAgent`'s second opinion; 0: never). Hints
+      (:func:`~.brain.rank_actions`) show the model's ranking alone.
     """
 
     ron_concealed: float = 0.45
@@ -57,6 +60,7 @@ class Params:
     pair_wait_live: float = 0.6
     declare_bonus: float = 0.8
     pung_bonus: float = 0.8
+    heuristic_margin: float = 0.5
 
 
 DEFAULT_PARAMS = Params()
