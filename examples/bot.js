@@ -77,8 +77,10 @@ lines.on('line', (line) => {
       seat = message.seat;
       break;
     case 'request':
-      // the object sent back as is; {"index": i} would do as well
-      process.stdout.write(JSON.stringify(message.legal[choose(message)]) + '\n');
+      // the object sent back as is ({"index": i} would do as well), with the request's id
+      // (optional: the host then checks the answer is for this request)
+      const answer = {...message.legal[choose(message)], id: message.id};
+      process.stdout.write(JSON.stringify(answer) + '\n');
       break;
     case 'end_hand':
       process.stderr.write(`seat ${seat}: ${message.result.deltas[seat]} this hand\n`);

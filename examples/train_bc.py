@@ -58,9 +58,10 @@ def collect(hands: int, seed: int, rules: RuleSet, teacher: str = "expert"):
             index = action_index(bots[seat].act(observe(hand, seat), legal),
                                  hand.seats[seat].concealed, rules)
             if len(legal) > 1:
-                seen = env.observe(agent)
-                xs.append(seen["observation"].reshape(-1))
-                masks.append(seen["action_mask"].astype(bool))
+                # the tensor of the seat's Observation alone, as BCAgent sees it in the arena
+                # (an agent is handed no more: row 10's own 亮倒 tiles stay empty)
+                xs.append(observation_tensor(observe(hand, seat)).reshape(-1))
+                masks.append(env.observe(agent)["action_mask"].astype(bool))
                 ys.append(index)
                 where.append(number)
             env.step(index)
@@ -202,15 +203,35 @@ def run(hands: int = 200, epochs: int = 10, deals: int = 100, hidden: int = 256,
                         "arena": round(t3 - t2, 1)}}
 
 
+def at_least(low: int):
+    """An argparse type: an integer of at least ``low`` (else one clear usage error)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below {low}")
+        return value
+    return parse
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=200, help="expert hands to learn from")
-    ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--deals", type=int, default=100, help="arena deals (6 hands each)")
-    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--hands", type=at_least(2), default=200,
+                    help="expert hands to learn from (2 or more: a tenth is held out)")
+    ap.add_argument("--epochs", type=at_least(1), default=10)
+    ap.add_argument("--deals", type=at_least(1), default=100, help="arena deals (6 hands each)")
+    ap.add_argument("--hidden", type=at_least(1), default=256)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--data", help="an .npz file keeping the expert's samples between runs")
     args = ap.parse_args()
+    if args.data:
+        folder = os.path.dirname(os.path.abspath(args.data))
+        if not os.path.isdir(folder):
+            ap.error(f"--data {args.data}: no folder {folder}")
+        if os.path.exists(args.data) and not os.path.isfile(args.data):
+            ap.error(f"--data {args.data}: not a file")
     r = run(args.hands, args.epochs, args.deals, args.hidden, args.seed, data=args.data)
     a = r["arena"]
     print(f"data: {r['hands']} expert hands, {r['samples']:,} decisions with a choice "

@@ -85,7 +85,7 @@ def test_read_reply():
         "[1]": "the answer is not a JSON object: '[1]'",
         '{"index": 2}': "index 2 is not 0-1 (2 legal actions)",
         '{"index": true}': "index True is not 0-1",
-        '{"index": 0, "id": 4}': 'is not one of the legal actions [{"verb":"pung"},{"verb":"pass"}]',
+        '{"index": 0, "seat": 4}': 'is not one of the legal actions [{"verb":"pung"},{"verb":"pass"}]',
         '{"verb": "kong"}': '{"verb": "kong"} is not one of the legal actions',
         '{"verb": "pass", "seat": 1}': "is not one of the legal actions",
     }
@@ -95,6 +95,13 @@ def test_read_reply():
         assert words in str(caught.value), (line, str(caught.value))
     with pytest.raises(ReplyError, match="…"):  # a long answer is cut in the message
         read_reply("x" * 1000, legal)
+    # an optional "id": the request's, checked when the host passes it
+    assert read_reply('{"index": 0, "id": 4}', legal, 4) == Action(1, "pung")
+    assert read_reply('{"verb": "pass", "id": 4}', legal, 4) == Action(1, "pass")
+    assert read_reply('{"index": 0}', legal, 4) == Action(1, "pung")
+    for line in ('{"index": 0, "id": 3}', '{"index": 0, "id": "4"}'):
+        with pytest.raises(ReplyError, match=r"the answer is for request id .*, not 4"):
+            read_reply(line, legal, 4)
 
 
 # --- what a seat's program is sent (R13) -------------------------------------------------------
@@ -278,9 +285,81 @@ def test_process_dies_or_is_silent(tmp_path):
         BotProcess("no-such-bot-program x")
 
 
+def test_bot_that_closes_its_output_but_runs_on(tmp_path):
+    alive = BotProcess(script(tmp_path, "alive.py", """\
+        import os, sys, time
+        sys.stdin.readline()
+        os.close(1)
+        time.sleep(60)
+        """))
+    alive.send('{"type": "hello"}')
+    with pytest.raises(BotError) as caught:
+        alive.receive(10)
+    assert str(caught.value) == "the bot closed its output (it is still running 2 s later)"
+    alive.close()  # killed
+    assert alive.proc.returncode is not None
+
+
+def test_a_line_nobody_asked_for_is_refused(tmp_path):
+    """A second answer to one request is not read as the next request's answer."""
+    twice = script(tmp_path, "twice.py", """\
+        import json, sys
+        for line in sys.stdin:
+            if json.loads(line)["type"] == "request":
+                sys.stdout.write('{"index": 0}\\n{"index": 0}\\n')
+                sys.stdout.flush()
+        """)
+    done = arena("--bots", f"cmd:{twice},random", "--deals", "1", "--workers", "1")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.endswith("""the bot wrote a line nobody asked for: '{"index": 0}'\n""")
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(
+        f"error: bot 'cmd:{twice}', seat 0, deal 0, arrangement 1 of 6, request 2 (")
+    # the check itself: a waiting line is taken off and reported, the end of output is not
+    process = BotProcess(twice)
+    process.send('{"type": "request"}')
+    assert process.receive(10) == '{"index": 0}'
+    deadline = time.monotonic() + 10
+    while (line := process.unasked()) is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert line == '{"index": 0}' and process.unasked() is None
+    process.close()
+
+
+class EagerPipe(ScriptedPipe):
+    """A ScriptedPipe whose program has already written ``waiting`` before a request."""
+
+    def __init__(self, answers: list, waiting: list[str]) -> None:
+        super().__init__(answers)
+        self.waiting = list(waiting)
+
+    def unasked(self) -> str | None:
+        return self.waiting.pop(0) if self.waiting else None
+
+
+def test_bridge_refuses_a_line_nobody_asked_for():
+    """The bridge (kawuxing connect) checks for waiting output before each request too: the
+    request is not sent, nothing reaches the server."""
+    pipe = EagerPipe(['{"index": 0}'], ['{"index": 0}'])
+    bridge = Bridge("ws://127.0.0.1:1/ws/ROOM", "token", pipe, 5, "eager")
+    bridge.seat = 1
+    update = {"hand": 0, "version": 3, "events": [],
+              "view": {"phase": "claim", "legal": [[1, "pass"]]}}
+    with pytest.raises(BotError) as caught:
+        bridge._update(update)
+    assert str(caught.value) == ("bot 'eager', seat 1, hand 0, request 1 (claim): the bot wrote "
+                                 """a line nobody asked for: '{"index": 0}'""")
+    assert [m["type"] for m in pipe.log] == ["start_hand", "error"]  # no request was sent
+
+
 def test_command_specs():
     assert check_arena_bots([f"cmd:{JS_BOT}", "heuristic"]) == [f"cmd:{JS_BOT}", "heuristic"]
-    for bad, words in [(["cmd:", "random"], "empty"),
+    python = f"cmd:{sys.executable}"
+    for a, b in [(f"{python} mybot.py", f"{python}  mybot.py"),
+                 (f"{python} mybot.py", f"{python} 'mybot.py'")]:
+        with pytest.raises(ValueError, match="are the same bot"):
+            check_arena_bots([a, b])  # one command after shell splitting
+    assert check_arena_bots([f"{python} a.py", f"{python} b.py"])
+    for bad, words in [(["cmd:", "random"], r"empty \(write cmd:PROGRAM ARGS…\)"),
                        (["cmd:no-such-bot-program", "random"], "no program 'no-such-bot-program'"),
                        (['cmd:node "x.js', "random"], "No closing quotation"),
                        ([f"cmd:{JS_BOT}", f" cmd:{JS_BOT} "], "are the same bot")]:
@@ -305,7 +384,7 @@ def test_arena_with_the_javascript_bot():
     spec = f"cmd:{JS_BOT}"
     done = arena("--bots", f"{spec},random", "--deals", "2", "--workers", "2", "--seed", "4",
                  "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0 and done.stderr == ""  # no stray progress line when piped
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["deals"] == 2 and report["hands"] == 12
     mine, other = report["bots"][spec], report["bots"]["random"]
@@ -328,8 +407,9 @@ def test_arena_stops_at_a_bad_answer(tmp_path):
         """)
     done = arena("--bots", f"cmd:{bad},random", "--deals", "3", "--workers", "2")
     assert done.returncode == 2
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: bot 'cmd:"), done.stderr
+    lines = done.stderr.split("\n")
+    assert len(lines) == 2 and lines[1] == "", done.stderr  # one line, no blank one around it
+    assert lines[0].startswith("error: bot 'cmd:"), done.stderr
     assert "request 1 (" in lines[0] and "the answer is not JSON: 'hello'" in lines[0]
     assert ", deal " in lines[0] and "arrangement 1 of 6" in lines[0]
     assert done.stdout == ""  # no report
@@ -442,6 +522,15 @@ def test_external_bot_with_a_bad_answer(tmp_path):
     # nothing of the refused answer reached the room: seat 1 never discarded (its claims, the
     # first legal answer of a window, may have taken a pung first: the deal is random)
     assert all(a.verb != "discard" for a in by_seat_1)
+
+
+def test_connect_with_an_empty_bot_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "kawuxing.cli", "connect", "--room", "ABCDEF", "--token", "x",
+         "--bot", ""], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr == ('error: --bot: bot command: empty (write the program and its '
+                           'arguments, e.g. --bot "node examples/bot.js")\n')
 
 
 def test_bridge_refused_token(tmp_path):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -17,13 +19,14 @@ from pettingzoo.test import api_test
 from kawuxing.agents import make_agent
 from kawuxing.engine.legal import position_actions
 from kawuxing.engine.observation import observe
-from kawuxing.envs import (ENV_ID, NUM_ACTIONS, SHAPE, IllegalEnvAction, UnmappedAction,
-                           action_index, aec_env, index_action, legal_indices)
+from kawuxing.envs import (ENV_ID, NUM_ACTIONS, SHAPE, EpisodeOver, IllegalEnvAction,
+                           UnmappedAction, action_index, aec_env, index_action, legal_indices,
+                           own_shown)
 from kawuxing.envs import actions as table
 from kawuxing.envs import tensors as planes
 from kawuxing.rules import ALL_PRESETS, RuleSet
 from kawuxing.server.testing import CLAIM_DRAWS, CLAIM_HANDS, build_wall
-from kawuxing.tiles import parse_tiles
+from kawuxing.tiles import format_tiles, parse_tiles
 
 K = {t: parse_tiles(t)[0] for t in ("1p", "2p", "5p", "9p")}
 
@@ -318,9 +321,27 @@ def test_behaviour_cloning_example_learns_and_plays_in_the_arena():
     assert r["arena"]["deals"] == 2 and r["arena"]["hands"] == 12  # six arrangements a deal
 
 
-def reference_tensor(obs) -> np.ndarray:
+@pytest.mark.parametrize("args, words", [
+    (["--hands", "0"], "argument --hands: 0 is below 2"),
+    (["--epochs", "0"], "argument --epochs: 0 is below 1"),
+    (["--deals", "0"], "argument --deals: 0 is below 1"),
+    (["--data", "/no/such/folder/bc.npz"], "--data /no/such/folder/bc.npz: no folder /no/such/folder"),
+])
+def test_behaviour_cloning_example_checks_its_arguments(args, words):
+    """One usage error (exit 2) before any work, not a traceback."""
+    path = Path(__file__).parent.parent / "examples" / "train_bc.py"
+    done = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == f"train_bc.py: error: {words}"
+    assert "Traceback" not in done.stderr
+
+
+def reference_tensor(obs, shown=None, standing=None) -> np.ndarray:
     """The module table of kawuxing.envs.tensors, cell by cell (slow and plain)."""
     t = np.zeros(SHAPE, np.float32)
+    totals, number, left = (obs.deltas, 0, 0) if standing is None else standing
+    t[101, 9:11] = number, left
     me = obs.seat
     for k in range(30):
         for j in range(4):
@@ -339,6 +360,8 @@ def reference_tensor(obs) -> np.ndarray:
             t[base + 4, w] = 1
         if obs.revealed[s] is not None:
             t[base + 5] = obs.revealed[s]
+        elif s == me and shown is not None:
+            t[base + 5] = shown
         for i, (tile, taken) in enumerate(zip(obs.discards[s], obs.claimed[s])):
             if i < 24:
                 t[base + 6 + i, tile] = -1 if taken else 1
@@ -348,6 +371,7 @@ def reference_tensor(obs) -> np.ndarray:
         t[100, 25 + r] = obs.hidden_tiles[s]
         t[101, r] = obs.deltas[s]
         t[101, 3 + r] = -1 if obs.piao[s] is None else obs.piao[s]
+        t[101, 6 + r] = totals[s]
     t[100, 0] = obs.wall_left
     t[100, 1 + ["piao", "turn", "claim", "rob", "ended"].index(obs.phase)] = 1
     t[100, 6 + (obs.dealer - me) % 3] = 1
@@ -378,6 +402,9 @@ def test_tensor_is_the_table_cell_by_cell(preset):
             for seat in range(3):
                 obs = observe(env.hand, seat)
                 assert np.array_equal(planes.observation_tensor(obs), reference_tensor(obs))
+                shown = own_shown(env.hand, seat)
+                assert np.array_equal(env.observe(env.possible_agents[seat])["observation"],
+                                      reference_tensor(obs, shown, (env.hand.deltas, 0, 0)))
             seat = env.possible_agents.index(agent)
             chosen = bots[seat].act(observe(env.hand, seat), env.hand.legal_actions(seat))
             env.step(action_index(chosen, env.hand.seats[seat].concealed, rules))
@@ -397,3 +424,142 @@ def test_piao_modes_fixed_and_first_hand():
     play_random(env, random.Random(3))
     first, second = env.match.hands
     assert [s.piao for s in second.seats] == [s.piao for s in first.seats]
+
+
+def test_rules_by_preset_name_or_ruleset_else_value_error():
+    capped = RuleSet.preset("capped")
+    assert aec_env(rules="capped").rules == capped != RuleSet.preset()
+    assert aec_env(rules=capped).rules is capped
+    gym = gymnasium.make(ENV_ID, rules="capped", opponents=("random", "random"))
+    assert gym.unwrapped.aec.rules == capped
+    with pytest.raises(ValueError, match="a RuleSet or a preset name such as 'capped', got int"):
+        aec_env(rules=3)
+    with pytest.raises(ValueError, match="unknown preset 'nope'"):
+        gymnasium.make(ENV_ID, rules="nope", opponents=("random", "random"))
+
+
+def test_per_match_observation_holds_the_match_standing():
+    """R12.1: row 101 columns 6-8 are the match totals so far (relative seats), 9 the hand
+    number, 10 the hands left; columns 0-2 the hand's own deltas, which restart each hand."""
+    env = aec_env(RuleSet.preset(hands_per_match=3), seed=4, per_match=True)
+    env.reset()
+    seen = []
+    rng = random.Random(0)
+    while env.agents:
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            env.step(None)
+            continue
+        me = env.possible_agents.index(agent)
+        obs = env.observe(agent)
+        row = obs["observation"][planes.SCORES]
+        done = env.match.totals()  # the ended hands
+        now = [d + h for d, h in zip(done, env.hand.deltas)]
+        assert row[6:9].tolist() == [now[(me + r) % 3] for r in range(3)]
+        assert row[0:3].tolist() == [env.hand.deltas[(me + r) % 3] for r in range(3)]
+        assert row[9:11].tolist() == [env.match.number, 2 - env.match.number]
+        assert not row[11:].any()
+        seen.append((env.match.number, tuple(done)))
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert {n for n, _ in seen} == {0, 1, 2}
+    assert any(n == 2 and any(done) for n, done in seen)  # a standing that is not zero
+    one = aec_env(seed=4)
+    one.reset()
+    row = one.observe(one.agent_selection)["observation"][planes.SCORES]
+    assert row[9:11].tolist() == [0, 0]  # a one-hand episode
+
+
+def test_non_integer_actions_are_refused_not_truncated():
+    env = aec_env(seed=1)
+    env.reset()
+    agent = env.agent_selection
+    legal = sorted(env.legal_actions(agent))
+    before = (len(env.hand.actions), env.observe(agent)["observation"].tobytes())
+    for bad in (legal[0] + 0.9, float(legal[0]), str(legal[0]), True, np.float32(legal[0]),
+                [legal[0]]):
+        with pytest.raises(IllegalEnvAction):
+            env.step(bad)
+    assert (len(env.hand.actions), env.observe(agent)["observation"].tobytes()) == before
+    env.step(np.int64(legal[0]))  # numpy integers are integers
+    assert len(env.hand.actions) == before[0] + 1
+    gym = gymnasium.make(ENV_ID, opponents=("random", "random")).unwrapped
+    obs, _ = gym.reset(seed=2)
+    index = int(np.flatnonzero(obs["action_mask"])[0])
+    actions = len(gym.aec.hand.actions)
+    assert gym.step(index + 0.9)[1:] == (0.0, False, False, {"illegal_action": True})
+    assert len(gym.aec.hand.actions) == actions
+    gym.step(np.int32(index))
+    assert len(gym.aec.hand.actions) > actions
+
+
+def test_own_declaration_is_in_the_own_shown_row():
+    """R8.1: after its own 亮倒 a seat's row 10 (r = 0) holds the tiles the others see of its
+    hand (face-down groups left out, R8.6/R8.11), as their row 10 + 30 r does."""
+    rules = RuleSet.preset("suizhou")
+    env = aec_env(rules, seed=11)
+    checked = face_down = 0
+    for hand in range(3):
+        env.reset()
+        bots = [make_agent("heuristic:2", f"{hand}/{s}") for s in range(3)]
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent]:
+                env.step(None)
+                continue
+            assert env.hand.phase != "ended"
+            for seat in range(3):
+                row = env.observe(env.possible_agents[seat])["observation"][planes.SEAT_BASE
+                                                                           + planes.SHOWN_ROW]
+                state = env.hand.seats[seat]
+                if not state.declared:
+                    assert not row.any()
+                    continue
+                other = (seat + 1) % 3  # seat is the next seat's r = 2
+                seen = env.observe(env.possible_agents[other])["observation"][
+                    planes.SEAT_BASE + 2 * planes.SEAT_PLANES + planes.SHOWN_ROW]
+                assert row.tolist() == seen.tolist() and row.sum() > 0
+                assert row.sum() == sum(state.concealed) - observe(env.hand, seat).hidden_tiles[
+                    seat] - (state.drawn is not None and env.hand.current == seat) - (
+                    env.hand.phase == "rob" and env.hand.pending.seat == seat)
+                checked += 1
+                face_down += bool(state.hidden)
+            seat = env.possible_agents.index(agent)
+            chosen = bots[seat].act(observe(env.hand, seat), env.hand.legal_actions(seat))
+            env.step(action_index(chosen, env.hand.seats[seat].concealed, rules))
+        # once the hand has ended, row 10 is the whole concealed hand (as for the others)
+        for seat in range(3):
+            row = env.observe(env.possible_agents[seat])["observation"][10]
+            assert row.tolist() == env.hand.seats[seat].concealed
+    assert checked > 50 and face_down > 0
+
+
+def test_dealer_and_wall_options_are_checked():
+    env = aec_env(seed=0)
+    for bad in ("x", 3, -1, True, 1.0):
+        with pytest.raises(ValueError, match="dealer must be 0, 1 or 2"):
+            env.reset(options={"dealer": bad})
+    kinds = twin_walls()[0]
+    with pytest.raises(ValueError, match="integers 0-29 .9-29 in the standard set"):
+        env.reset(options={"wall": [float(k) for k in kinds]})
+    env.reset(options={"wall": kinds, "dealer": 0})
+    by_kind = env.observe("seat_0")["observation"].tobytes()
+    env.reset(options={"wall": [format_tiles([k]) for k in kinds], "dealer": 0})
+    assert env.observe("seat_0")["observation"].tobytes() == by_kind
+    env.reset(options={"wall": " ".join(format_tiles([k]) for k in kinds), "dealer": 0})
+    assert env.observe("seat_0")["observation"].tobytes() == by_kind
+    with pytest.raises(ValueError, match="wall: bad tile string"):
+        env.reset(options={"wall": ["1x"] * 84})
+
+
+def test_stepping_after_the_episode_is_a_clear_error():
+    env = aec_env(seed=3)
+    with pytest.raises(EpisodeOver, match="call reset"):
+        env.step(0)  # before any reset
+    env.reset()
+    play_random(env, random.Random(0))  # to the end, every agent stepped with None
+    assert env.agents == []
+    for action in (None, 0):
+        with pytest.raises(EpisodeOver, match="the episode is over"):
+            env.step(action)
+    env.reset()
+    assert env.agents == list(env.possible_agents)

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 from .agents import Agent, make_agent
 from .agents.registry import parse_bot
-from .botproto.seat import CMD_PREFIX, DEFAULT_TIMEOUT, CommandBot, check_command, is_command
+from .botproto.seat import CMD_PREFIX, DEFAULT_TIMEOUT, CommandBot, command_argv, is_command
 from .engine import Hand
 from .engine.actions import PASS, Action
 from .engine.observation import observe
@@ -63,12 +63,13 @@ def check_arena_bots(bots: list[str], players: dict[str, PlayerFactory] | None =
                      ) -> list[str]:
     """The specs of ``bots`` stripped, if they are 2 or 3 distinct registry bots.
 
-    Two specs naming the same player (``heuristic`` and ``heuristic:3``) count as the same
-    bot. A ``cmd:COMMAND`` spec is an outside program speaking docs/bot-protocol.md over
-    stdio (:mod:`kawuxing.botproto`). Raises ``ValueError`` for an unknown name or level, a
-    command that cannot be run, too few or too many bots, or a bot named twice (nothing to
-    compare). A name of ``players`` is an agent built in Python (:data:`PlayerFactory`), e.g.
-    a trained policy (examples/train_bc.py).
+    Two specs naming the same player (``heuristic`` and ``heuristic:3``, or two ``cmd:``
+    commands that split into the same words) count as the same bot. A ``cmd:COMMAND`` spec
+    is an outside program speaking docs/bot-protocol.md over stdio (:mod:`kawuxing.botproto`).
+    Raises ``ValueError`` for an unknown name or level, a command that cannot be run, too
+    few or too many bots, or a bot named twice (nothing to compare). A name of ``players``
+    is an agent built in Python (:data:`PlayerFactory`), e.g. a trained policy
+    (examples/train_bc.py).
     """
     specs = [b.strip() for b in bots if b.strip()]
     if len(specs) < MIN_BOTS:
@@ -81,7 +82,7 @@ def check_arena_bots(bots: list[str], players: dict[str, PlayerFactory] | None =
         if players and spec in players:
             key: tuple = ("player", spec)
         elif is_command(spec):  # an outside program (docs/bot-protocol.md)
-            key = (CMD_PREFIX, check_command(spec)[len(CMD_PREFIX):].strip())
+            key = (CMD_PREFIX, *command_argv(spec))  # the same argv is the same bot
         else:
             bot, level = parse_bot(spec)  # ValueError for an unknown name or level
             key = (bot.name, level)

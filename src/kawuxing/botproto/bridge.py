@@ -33,7 +33,7 @@ from websockets.sync.client import connect
 from ..engine.actions import PASS, action_from_json
 from . import messages
 from .process import BotError
-from .seat import Pipe
+from .seat import Pipe, check_unasked
 
 RACES = ("stale", "out_of_turn", "not_playing")  # refusals of an answer overtaken by events
 
@@ -140,9 +140,10 @@ class Bridge:
         self.asked = (number, version)
         legal = [action_from_json(a) for a in view["legal"]]
         self.requests += 1
-        self._tell(messages.request(self.requests, view, legal))
         try:
-            action = messages.read_reply(self.bot.receive(self.timeout), legal)
+            check_unasked(self.bot)
+            self._tell(messages.request(self.requests, view, legal))
+            action = messages.read_reply(self.bot.receive(self.timeout), legal, self.requests)
         except (BotError, messages.ReplyError) as exc:
             problem = (f"bot {self.name!r}, seat {self.seat}, hand {number}, request "
                        f"{self.requests} ({view['phase']}): {exc}")

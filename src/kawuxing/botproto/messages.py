@@ -100,10 +100,11 @@ def _json_value(value: object, name: str) -> object:
     return value
 
 
-def read_reply(line: str, legal: list[Action]) -> Action:
+def read_reply(line: str, legal: list[Action], request_id: int | None = None) -> Action:
     """The action a bot's answer ``line`` names among ``legal`` (the request's actions): the
     object ``{"index": i}`` (0-based) or one of the request's ``legal`` objects as sent (key
-    order free). Raises :class:`ReplyError` saying what was wrong; nothing is applied."""
+    order free), either with an optional ``"id"``: the request's ``request_id``, checked when
+    present. Raises :class:`ReplyError` saying what was wrong; nothing is applied."""
     shown = line if len(line) <= MAX_LINE else line[:MAX_LINE] + "…"
     try:
         reply = json.loads(line)
@@ -111,6 +112,11 @@ def read_reply(line: str, legal: list[Action]) -> Action:
         raise ReplyError(f"the answer is not JSON: {shown!r}") from None
     if not isinstance(reply, dict):
         raise ReplyError(f"the answer is not a JSON object: {shown!r}")
+    if "id" in reply:
+        answered = reply.pop("id")
+        if request_id is not None and (type(answered) is not int or answered != request_id):
+            raise ReplyError(f"the answer is for request id {answered!r}, not {request_id}: "
+                             f"{shown!r}")
     if set(reply) == {"index"}:
         index = reply["index"]
         if type(index) is not int or not 0 <= index < len(legal):

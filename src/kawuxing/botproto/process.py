@@ -31,7 +31,7 @@ def parse_command(command: str) -> list[str]:
     except ValueError as exc:
         raise ValueError(f"bot command {command!r}: {exc}") from None
     if not argv:
-        raise ValueError("bot command: empty (write cmd:PROGRAM ARGS…)")
+        raise ValueError("bot command: empty")
     if shutil.which(argv[0]) is None:
         raise ValueError(f"bot command {command!r}: no program {argv[0]!r} found")
     return argv
@@ -84,6 +84,18 @@ class BotProcess:
         """Queue ``line`` (no newline in it) for the bot's stdin."""
         self.outbox.put(line)
 
+    def unasked(self) -> str | None:
+        """A line of output already waiting, taken off the queue (None if there is none, or
+        only the end of the output): called before a request, a waiting line is one nobody
+        asked for (a second answer, stray logging on stdout)."""
+        try:
+            line = self.lines.get_nowait()
+        except queue.Empty:
+            return None
+        if line is None:
+            self.lines.put(None)  # the end of the output: receive() reports it
+        return line
+
     def receive(self, timeout: float) -> str:
         """The bot's next line of output. Raises :class:`BotError` if none comes within
         ``timeout`` seconds or the bot's output ended (it exited: its code and last stderr
@@ -94,11 +106,11 @@ class BotProcess:
             raise BotError(f"no answer within {timeout:g} s") from None
         if line is None:
             try:
-                code = self.proc.wait(timeout=CLOSE_SECONDS)
+                how = f"exit code {self.proc.wait(timeout=CLOSE_SECONDS)}"
             except subprocess.TimeoutExpired:
-                code = None
+                how = f"it is still running {CLOSE_SECONDS:g} s later"
             said = " | ".join(self.stderr)
-            raise BotError(f"the bot closed its output (exit code {code})"
+            raise BotError(f"the bot closed its output ({how})"
                            + (f"; its stderr ends: {said}" if said else ""))
         return line
 

@@ -38,18 +38,35 @@ class Pipe(Protocol):
     def close(self) -> None:
         """End the program."""
 
+    # optional: ``unasked() -> str | None``, a line already waiting before a request
+    # (:meth:`~.process.BotProcess.unasked`); a pipe without it is not checked
+
+
+def check_unasked(pipe: Pipe) -> None:
+    """Raise :class:`BotError` if the program wrote a line before being asked (a line left
+    over from its last answer would otherwise be read as the next request's answer)."""
+    unasked = getattr(pipe, "unasked", None)
+    line = unasked() if unasked is not None else None
+    if line is not None:
+        shown = line if len(line) <= messages.MAX_LINE else line[:messages.MAX_LINE] + "…"
+        raise BotError(f"the bot wrote a line nobody asked for: {shown!r}")
+
+
+def command_argv(spec: str) -> list[str]:
+    """The program and arguments of ``spec`` (``cmd:COMMAND``) split as a shell would:
+    ``cmd:python  mybot.py`` and ``cmd:python mybot.py`` are the same command. Raises
+    ``ValueError`` (:func:`~.process.parse_command`) with a hint for an empty command."""
+    try:
+        return parse_command(spec.strip()[len(CMD_PREFIX):])
+    except ValueError as exc:
+        if str(exc).endswith("empty"):
+            raise ValueError(f"{exc} (write cmd:PROGRAM ARGS…)") from None
+        raise
+
 
 def is_command(spec: object) -> bool:
     """Whether ``spec`` names an outside program: ``cmd:COMMAND``."""
     return isinstance(spec, str) and spec.strip().startswith(CMD_PREFIX)
-
-
-def check_command(spec: str) -> str:
-    """``spec`` stripped if its command can be run (:func:`~.process.parse_command`: not
-    empty, quoted right, the program found); raises ``ValueError``."""
-    spec = spec.strip()
-    parse_command(spec[len(CMD_PREFIX):])
-    return spec
 
 
 class CommandBot:
@@ -94,15 +111,17 @@ class CommandBot:
         """The program's choice among ``hand.legal_actions(seat)`` (never empty): what it
         has not seen yet, then a ``request``. Raises :class:`BotError` naming the bot, the
         seat, ``where`` (the arena's deal and arrangement), the request and what was wrong
-        (not JSON, not a legal action, too slow, gone); the hand is then untouched and the
+        (not JSON, not a legal action, the ``id`` of another request, a line written before
+        the request, too slow, gone); the hand is then untouched and the
         program is told why and closed."""
         self._catch_up(hand, seat)
         legal = hand.legal_actions(seat)
         view = seat_view(hand, seat)
         self.requests += 1
-        self._send(messages.request(self.requests, view, legal))
         try:
-            return messages.read_reply(self.pipe.receive(self.timeout), legal)
+            check_unasked(self.pipe)
+            self._send(messages.request(self.requests, view, legal))
+            return messages.read_reply(self.pipe.receive(self.timeout), legal, self.requests)
         except (BotError, messages.ReplyError) as exc:
             problem = (f"bot {self.spec!r}, seat {seat}{where}, request {self.requests} "
                        f"({view['phase']}): {exc}")

@@ -61,9 +61,10 @@ def arena(
             check_chart_path(chart)
     except ValueError as exc:
         fail(str(exc))
+    # the bar only on a terminal: piped or redirected, stderr holds nothing but errors
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  transient=True) as bar:
+                  transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("deals", total=deals)
         try:
             report = run_arena(names, deals, ruleset, seed, workers or os.cpu_count() or 1,

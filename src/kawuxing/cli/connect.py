@@ -9,6 +9,7 @@ import typer
 
 from ..botproto import BotError, BotProcess
 from ..botproto.bridge import Bridge, BridgeError, ws_url
+from ..botproto.process import parse_command
 from ..botproto.seat import DEFAULT_TIMEOUT
 from .common import err, fail, out
 
@@ -29,6 +30,12 @@ def connect(
         url = ws_url(server, room)
         if not timeout > 0:
             raise ValueError("--timeout must be above 0 seconds")
+        try:
+            parse_command(bot)
+        except ValueError as exc:
+            hint = (" (write the program and its arguments, e.g. --bot \"node examples/bot.js\")"
+                    if str(exc).endswith("empty") else "")
+            raise ValueError(f"--bot: {exc}{hint}") from None
     except ValueError as exc:
         fail(str(exc))
     try:

@@ -12,13 +12,14 @@ See docs/research.md.
 import gymnasium
 
 from .actions import NUM_ACTIONS, UnmappedAction, action_index, index_action, legal_indices
-from .aec import AGENTS, IllegalEnvAction, KawuxingAEC, aec_env
+from .aec import AGENTS, EpisodeOver, IllegalEnvAction, KawuxingAEC, aec_env
 from .gym_env import ENV_ID, KawuxingGym
-from .tensors import HIDDEN_SHAPE, SHAPE, observation_tensor, privileged_tensor
+from .tensors import HIDDEN_SHAPE, SHAPE, observation_tensor, own_shown, privileged_tensor
 
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(ENV_ID, entry_point="kawuxing.envs.gym_env:KawuxingGym")
 
-__all__ = ["AGENTS", "ENV_ID", "HIDDEN_SHAPE", "NUM_ACTIONS", "SHAPE", "IllegalEnvAction",
-           "KawuxingAEC", "KawuxingGym", "UnmappedAction", "action_index", "aec_env",
-           "index_action", "legal_indices", "observation_tensor", "privileged_tensor"]
+__all__ = ["AGENTS", "ENV_ID", "HIDDEN_SHAPE", "NUM_ACTIONS", "SHAPE", "EpisodeOver",
+           "IllegalEnvAction", "KawuxingAEC", "KawuxingGym", "UnmappedAction", "action_index",
+           "aec_env", "index_action", "legal_indices", "observation_tensor", "own_shown",
+           "privileged_tensor"]

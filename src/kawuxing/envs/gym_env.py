@@ -22,19 +22,19 @@ from ..agents import make_agent
 from ..engine.observation import observe
 from ..rules import RuleSet
 from .actions import action_index
-from .aec import AGENTS, KawuxingAEC
+from .aec import AGENTS, KawuxingAEC, is_index
 
 ENV_ID = "kawuxing/Kawuxing-v0"
 
 
 class KawuxingGym(gymnasium.Env):
-    """See the module docstring. Raises ``ValueError`` for an unknown bot spec or a bad
-    seat."""
+    """See the module docstring. ``rules``: a RuleSet or a preset name (``"capped"``).
+    Raises ``ValueError`` for an unknown bot spec, bad rules or a bad seat."""
 
     metadata = {"render_modes": []}
 
     def __init__(self, opponents: tuple[str, str] = ("expert", "heuristic"),
-                 rules: RuleSet | None = None, seat: int | None = 0, per_match: bool = False,
+                 rules: RuleSet | str | None = None, seat: int | None = 0, per_match: bool = False,
                  skip_forced: bool = True) -> None:
         if len(opponents) != 2:
             raise ValueError("opponents: two bot specs, one for each other seat")
@@ -73,9 +73,11 @@ class KawuxingGym(gymnasium.Env):
     def step(self, action: int):
         """The learner plays ``action`` (a table index its mask allows); the bots play until
         the learner's next choice or the end. Returns ``(obs, reward, terminated, truncated,
-        info)``; never truncated (every hand ends, R10). An action the mask does not allow is
+        info)``; never truncated (every hand ends, R10). An action the mask does not allow, or
+        one that is not a Python or numpy integer (``11.9`` is not truncated to 11), is
         refused: the state is untouched, the reward 0 and ``info["illegal_action"]`` True."""
-        if int(action) not in self.aec.legal_actions(AGENTS[self.seat]):
+        if not is_index(action) or int(action) not in self.aec.legal_actions(
+                AGENTS[self.seat]):
             return self._obs(), 0.0, False, False, {"illegal_action": True}
         self.aec.step(int(action))
         reward = self._carry + self.aec.rewards[AGENTS[self.seat]] + self._advance()

@@ -17,7 +17,11 @@ rows       plane
 7 + 30 r   seat ``r``'s added kongs (R6.2)
 8 + 30 r   seat ``r``'s exposed kongs (R6.3)
 9 + 30 r   seat ``r``'s declared waits (亮倒, R8.1)
-10 + 30 r  seat ``r``'s tiles shown by 亮倒: copies per kind, 0-4 (R8.1)
+10 + 30 r  seat ``r``'s tiles shown by 亮倒: copies per kind, 0-4 (R8.1): what the other
+           seats see (face-down groups R8.6/R8.11, the tile just drawn and a kong tile being
+           added left out); the whole hand once the hand has ended. For ``r = 0`` (the
+           observer's own declaration, which its Observation does not repeat) it is given
+           by the env from the seat's own state (``own_shown``)
 11-34 +30r seat ``r``'s discards in order, one row a discard (at most 24; later ones are left
            out of the order but counted in ``visible``): 1 where the tile lies in the river,
            -1 where a pung, kong or win took it (R4.4)
@@ -32,8 +36,12 @@ Row 100 (:data:`SCALARS`): 0 wall left (tiles); 1-5 phase one-hot (piao, turn, c
 ended); 6-8 dealer (relative seat, one-hot); 9-11 seat in turn; 12-14 seat whose tile is on
 the table; 15 the table tile is a kong being added (R7.4); 16-18 declared 亮倒 per seat; 19-21
 concealed tiles per seat; 22-24 concealed kongs whose kind is hidden, per seat; 25-27
-face-down tiles per seat (R8.6, R8.11; never which). Row 101: 0-2 score change so far per
-seat (base units, R6.6); 3-5 漂 per seat (R11.1; -1 while unknown).
+face-down tiles per seat (R8.6, R8.11; never which); 28-29 unused (0). Row 101
+(:data:`STANDING`): 0-2 score change in this hand so far per seat (base units, R6.6); 3-5 漂
+per seat (R11.1; -1 while unknown); 6-8 score change in the episode so far per seat (the match
+standing with ``per_match``: the ended hands' deltas plus this hand's so far, R12.1; else
+equal to 0-2); 9 the hand's 0-based number in the episode; 10 hands left in the episode after
+this one (0 for a one-hand episode); 11-29 unused (0).
 
 :func:`privileged_tensor` is the hidden state for centralised critics and oracle training
 (Suphx-style): **never an input of a policy that plays**. It reads the :class:`Hand` itself.
@@ -48,6 +56,7 @@ import numpy as np
 from ..engine.hand import Hand
 from ..engine.observation import Observation
 from ..engine.state import CLAIM, ENDED, PIAO_PHASE, ROB, TURN
+from ..face_down import without
 from ..melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG
 from ..tiles import COPIES, NUM_KINDS
 
@@ -62,6 +71,8 @@ VISIBLE = SEAT_BASE + 3 * SEAT_PLANES  # 95
 TABLE = VISIBLE + COPIES  # 99
 SCALARS = TABLE + 1  # 100
 SCORES = SCALARS + 1  # 101
+STANDING = {"hand_deltas": 0, "piao": 3, "episode_totals": 6, "hand_number": 9,
+            "hands_left": 10}  # columns of row 101
 NUM_PLANES = SCORES + 1  # 102
 SHAPE = (NUM_PLANES, NUM_KINDS)
 PHASES = (PIAO_PHASE, TURN, CLAIM, ROB, ENDED)
@@ -78,7 +89,7 @@ _RIVER_ROWS = ([bytes(int(k == t) for k in range(NUM_KINDS)) for t in range(NUM_
                + [bytes(255 * (k == t) for k in range(NUM_KINDS)) for t in range(NUM_KINDS)])
 _TAKEN_OFFSET = (0, NUM_KINDS)  # claimed False / True -> the first or second half
 _SCALAR = SCALARS * _N
-_SCORE = slice(SCORES * _N, SCORES * _N + 6)
+_SCORE = slice(SCORES * _N, SCORES * _N + 11)
 
 
 def _seat_layout(r: int) -> tuple:
@@ -97,9 +108,35 @@ _LAYOUT = [([_seat_layout((s - me) % 3) for s in range(3)], [(me + r) % 3 for r 
             [_SCALAR + 12 + (s - me) % 3 for s in range(3)]) for me in range(3)]
 
 
-def observation_tensor(obs: Observation) -> np.ndarray:
+def own_shown(hand: Hand, seat: int) -> tuple[int, ...] | None:
+    """The counts of ``seat``'s own tiles shown to the others by its 亮倒 (R8.1), as another
+    seat's Observation gives them in ``revealed``: the concealed tiles less the face-down groups
+    (R8.6, R8.11), the tile just drawn and a kong tile being added (on the table, R7.4); the
+    whole concealed hand once the hand has ended; None before the seat declared. Reads only the
+    seat's own state (what its player knows, R13): row ``10`` (``r = 0``) of the tensor."""
+    s = hand.seats[seat]
+    if hand.phase == ENDED:
+        return tuple(s.concealed)
+    if not s.declared:
+        return None
+    shown = list(without(s.concealed, s.hidden))
+    if s.drawn is not None and hand.current == seat and shown[s.drawn]:
+        shown[s.drawn] -= 1
+    if hand.phase == ROB and hand.pending.seat == seat and shown[hand.pending.tile]:
+        shown[hand.pending.tile] -= 1
+    return tuple(shown)
+
+
+def observation_tensor(obs: Observation, shown: tuple[int, ...] | None = None,
+                       standing: tuple[tuple[int, int, int], int, int] | None = None
+                       ) -> np.ndarray:
     """The planes of the module table for ``obs``: ``float32``, shape ``(102, 30)``.
-    Depends on nothing but ``obs`` (R13)."""
+
+    Depends on nothing but ``obs`` and two things the seat knows that its Observation does
+    not carry: ``shown``, its own tiles shown by 亮倒 (:func:`own_shown`; None: row 10 stays
+    0 until the hand ends), and ``standing`` = ``(episode score changes by absolute seat,
+    0-based hand number, hands left)`` (row 101, columns 6-10; None: this hand alone, i.e.
+    ``(obs.deltas, 0, 0)``). Nothing of another seat's concealed tiles or options (R13)."""
     seats, order, dealer_col, turn_col, table_col = _LAYOUT[obs.seat]
     cells = bytearray(_SIZE)  # small whole numbers, as int8; scores and 漂 are set after
     own, visible = bytes(obs.concealed), bytes(obs.visible)
@@ -122,6 +159,8 @@ def observation_tensor(obs: Observation) -> np.ndarray:
             cells[waits_at + w] = 1
         if revealed[s] is not None:
             cells[shown_at] = bytes(revealed[s])
+        elif s == obs.seat and shown is not None:
+            cells[shown_at] = bytes(shown)
         river = rivers[s]
         if river:  # one 30-byte row a discard, picked from _RIVER_ROWS without a Python loop
             rows = b"".join(map(_RIVER_ROWS.__getitem__, map(
@@ -144,8 +183,10 @@ def observation_tensor(obs: Observation) -> np.ndarray:
     out = np.frombuffer(cells, np.int8).astype(np.float32)
     a, b, c = order
     deltas, piao = obs.deltas, obs.piao
+    totals, number, left = (deltas, 0, 0) if standing is None else standing
     out[_SCORE] = (deltas[a], deltas[b], deltas[c], -1 if piao[a] is None else piao[a],
-                   -1 if piao[b] is None else piao[b], -1 if piao[c] is None else piao[c])
+                   -1 if piao[b] is None else piao[b], -1 if piao[c] is None else piao[c],
+                   totals[a], totals[b], totals[c], number, left)
     return out.reshape(SHAPE)
 
 
