@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 
 from .. import protocol
@@ -28,6 +29,7 @@ log = logging.getLogger("kawuxing.server.cluster")
 LEASE_MS = 3000  # a lease's (and a heartbeat's) time to live
 INTERVAL = 1.0  # seconds between renewals, heartbeats and takeover scans
 LOAD_WAIT = 5.0  # seconds a request waits for a room this process is rebuilding
+ATTACH_WAIT = 5.0  # seconds a relayed socket waits for the owner's first word, then asks again
 
 
 class ClusterNode:
@@ -43,7 +45,7 @@ class ClusterNode:
         self.me = f"{node}#{uuid.uuid4().hex[:8]}"
         self.leases = Leases(redis, self.me, lease_ms, margin_ms=max(1, lease_ms // 3))
         self.presence = Presence(redis, self.me, node, url, lease_ms)
-        self.bus = Bus(redis, self.me, self._item)
+        self.bus = Bus(redis, self.me, self._item, self._gap)
         self.live: list[dict] = []
         self.remote: dict[tuple[str, str], RemoteConn] = {}
         self.links: dict[str, Link] = {}
@@ -223,6 +225,7 @@ class ClusterNode:
         if kind == "out":
             link = self.links.get(item["c"])
             if link is not None and link.owner == sender:
+                link.heard = True
                 link.conn.send_text(item["m"])
         elif kind == "close":
             link = self.links.get(item["c"])
@@ -321,15 +324,29 @@ class ClusterNode:
                                                 "reason": "the room's server lost this "
                                                           "connection"})
 
+    def _gap(self) -> None:
+        """The channel was lost a moment (messages may be lost): every relayed socket asks
+        its owner for the full state again."""
+        for link in list(self.links.values()):
+            link.resync()
+
     async def reroute(self) -> None:
         """Sockets relayed to an owner that has changed (a takeover) attach to the new one,
-        with the full view (the client resyncs by version as on a reconnect)."""
+        with the full view (the client resyncs by version as on a reconnect); a socket whose
+        owner has said nothing ``ATTACH_WAIT`` seconds after the attach (lost on the way)
+        attaches again."""
         links = [link for link in self.links.values() if not link.conn.closed]
         if not links:
             return
         owners = await self.leases.owners([link.code for link in links])
+        now = time.monotonic()
         for link, owner in zip(links, owners):
-            if owner is not None and owner != link.owner and not link.conn.closed:
+            if (owner is not None and owner == link.owner and owner != self.me
+                    and not link.heard and now - link.opened > ATTACH_WAIT):
+                log.info("cluster: socket %s of room %s: no answer from %s; attaching again",
+                         link.cid, link.code, owner)
+                link.open(owner, resume=link.resumed)
+            elif owner is not None and owner != link.owner and not link.conn.closed:
                 if owner == self.me and self.manager.get(link.code) is None:
                     continue  # still being rebuilt here: next time
                 log.info("cluster: socket %s of room %s follows it to %s", link.cid,

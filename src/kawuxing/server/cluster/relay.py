@@ -24,6 +24,7 @@ import asyncio
 import itertools
 import json
 import logging
+import time
 import uuid
 from typing import Any, Callable
 
@@ -45,8 +46,9 @@ class Bus:
     received, in order (it must not block: long work goes to a task). :meth:`send` queues an
     item for another process; one task publishes what is queued, a batch per target."""
 
-    def __init__(self, redis, me: str, on_item: Callable[[str, dict], None]) -> None:
-        self.redis, self.me, self.on_item = redis, me, on_item
+    def __init__(self, redis, me: str, on_item: Callable[[str, dict], None],
+                 on_gap: Callable[[], None] | None = None) -> None:
+        self.redis, self.me, self.on_item, self.on_gap = redis, me, on_item, on_gap
         self.pending: dict[str, list[dict]] = {}
         self.calls: dict[str, asyncio.Future] = {}
         self._wake = asyncio.Event()
@@ -97,9 +99,11 @@ class Bus:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # messages may have been lost meanwhile
                 log.warning("cluster: listening failed (%r); again", exc)
                 await asyncio.sleep(0.5)
+                if self.on_gap is not None:
+                    self.on_gap()
                 continue
             if message is None or message.get("type") != "message":
                 continue
@@ -208,6 +212,9 @@ class Link:
         self.cid = str(next(_link_ids))
         self.owner: str | None = None
         self.local_room = None  # the room, once this process owns it
+        self.opened = time.monotonic()  # when last attached
+        self.heard = False  # the owner has sent something since
+        self.resumed = False  # the last attach was after a change of owner
 
     @property
     def watching(self) -> bool:
@@ -233,6 +240,7 @@ class Link:
         full view is sent, as on a reconnect without ``hand``/``last_event``)."""
         self.detach()
         self.owner = owner
+        self.opened, self.heard, self.resumed = time.monotonic(), False, resume
         hello = self.hello
         if owner == self.node.me:
             room = self.node.manager.get(self.code)
@@ -253,6 +261,12 @@ class Link:
             "hello": None if hello is None else {
                 "token": hello.token, "hand": None if resume else hello.hand,
                 "last_event": None if resume else hello.last_event}})
+
+    def resync(self) -> None:
+        """Ask the owner for the full state again (``sync``), as the client would: what
+        it sent meanwhile may have been lost."""
+        if self.local_room is None and self.owner is not None and self.owner != self.node.me:
+            self.node.bus.send(self.owner, {"t": "msg", "c": self.cid, "m": '{"type":"sync"}'})
 
     def detach(self) -> None:
         """The socket leaves the room it is attached to (closed, or moving to a new owner)."""
