@@ -97,7 +97,7 @@ def test_identity_names_and_tokens(server):
         status, out = post(server, "/api/players", {"name": same})
         assert (status, out["detail"]["code"]) == (409, "name_taken")
     for botlike in ("老张", "Lao Zhang", "laozhang", "ＬａｏＺｈａｎｇ", "bot 7", "机器人小王",
-                    "Xiao Wang"):
+                    "Xiao Wang", "老張", "托管"):  # more in test_bot_names_in_either_script
         status, out = post(server, "/api/players", {"name": botlike})
         assert (status, out["detail"]["code"]) == (422, "bot_nickname"), botlike
     for bad in ("", "   ", "\u3164", "x" * 25, "\ufdfa" * 5):  # ﷺ: 15 letters under NFKC
@@ -120,6 +120,28 @@ def test_identity_names_and_tokens(server):
     assert (status, out["detail"]["code"]) == (409, "already_seated")
     status, info = get(server, f"/api/rooms/{room['code']}")
     assert ann["token"] not in json.dumps(info)
+
+
+def test_bot_names_in_either_script():
+    """A bot persona's Chinese name in traditional characters (老張 for 老张, 劉婆婆 for 刘婆婆) is
+    a bot's name, as are names with 机器人 or 托管 in them (seats.clean_nickname, 422
+    ``bot_nickname``); other traditional names are names, one with their simplified form
+    (identity.skeleton)."""
+    from kawuxing.server.errors import RoomError
+    from kawuxing.server.identity import clean_player_name, skeleton
+    from kawuxing.server.personas import PERSONAS, simplified
+    from kawuxing.server.seats import clean_nickname
+
+    for botlike in ("老張", "劉婆婆", "陳爹爹", "王師傅", "趙爹爹", "錢婆婆", "孫師傅", "小陳", "小劉",
+                    "么妹", "老 張", "托管", "我是托管", "託管中", "小王机器人", "機器人", "Robot 3"):
+        for check in (clean_nickname, clean_player_name):
+            with pytest.raises(RoomError) as err:
+                check(botlike)
+            assert (err.value.status, err.value.code) == (422, "bot_nickname"), botlike
+    assert {simplified(p.zh) for p in PERSONAS} == {p.zh for p in PERSONAS}  # the names are simplified
+    for name in ("張小明", "陳大文", "robotics", "Botany"):
+        assert clean_player_name(name) == name
+    assert skeleton("張小明") == skeleton("张小明") != skeleton("张小芳")
 
 
 def test_names_are_never_confusable_nor_hold_control_characters(server):

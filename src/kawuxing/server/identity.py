@@ -30,7 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from .errors import RoomError
-from .personas import PERSONAS, fold
+from .personas import PERSONAS, fold, simplified
 from .seats import clean_nickname, name_key
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
@@ -53,9 +53,11 @@ NAME_CONFUSABLE = "name_confusable"
 
 def skeleton(name: str) -> str:
     """The form two names look alike in: NFKC, :data:`LOOKALIKES` as their Latin letters,
-    "rn" as "m", then case folded without spaces (:func:`~.personas.fold`): ``"Аnn"``
-    (Cyrillic А), ``"ANN"`` and ``"Ann"`` have one skeleton."""
-    return fold(unicodedata.normalize("NFKC", name).translate(LOOKALIKES).replace("rn", "m"))
+    "rn" as "m", then case folded without spaces (:func:`~.personas.fold`), the traditional
+    forms of the bots' names' characters as simplified ones (:func:`~.personas.simplified`):
+    ``"Аnn"`` (Cyrillic А), ``"ANN"`` and ``"Ann"`` have one skeleton, ``"老張"`` and ``"老张"``
+    another."""
+    return simplified(fold(unicodedata.normalize("NFKC", name).translate(LOOKALIKES).replace("rn", "m")))
 
 
 def mixed_script(name: str) -> bool:

@@ -71,6 +71,20 @@ POOLS: dict[tuple[str, int | None], tuple[Persona, ...]] = {
                        Persona("sun_shifu", "孙师傅", "Sun Shifu")),
 }
 PERSONAS: tuple[Persona, ...] = tuple(p for pool in POOLS.values() for p in pool)
+
+# The traditional (and variant) forms of the characters of the bots' Chinese names, as the
+# simplified ones the names are written in: 老張 and 劉婆婆 are 老张 and 刘婆婆 (a player's name
+# may not pass for a bot's in either script; seats.clean_nickname, identity.skeleton). The
+# other characters of the names (小 老 王 李 胡 哥 姐 婆 爹 伢 毛 胖 妹 表 周 傅) are one form in both.
+TRADITIONAL = str.maketrans({"張": "张", "陳": "陈", "劉": "刘", "師": "师", "趙": "赵",
+                             "錢": "钱", "孫": "孙", "麼": "幺", "么": "幺", "鬍": "胡",
+                             "錶": "表", "週": "周"})
+
+
+def simplified(name: str) -> str:
+    """``name`` with the traditional forms of :data:`TRADITIONAL` as the simplified ones
+    (``"老張"`` → ``"老张"``); every other character as it is."""
+    return name.translate(TRADITIONAL)
 BY_ID: dict[str, Persona] = {p.id: p for p in PERSONAS}
 
 

@@ -20,7 +20,7 @@ from ..agents import make_agent
 from ..agents.base import Agent
 from . import protocol
 from .errors import RoomError
-from .personas import PERSONAS, Persona, choose, fold
+from .personas import PERSONAS, Persona, choose, fold, simplified
 from .tokens import hash_token, new_token, token_matches
 
 OPEN, HUMAN, BOT = "open", "human", "bot"  # Slot.kind (kwx_seats.kind)
@@ -119,7 +119,8 @@ def _snapshot(slot: Slot) -> Callable[[], None]:
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
 # a player's nickname may not pass for a bot's: no "bot…" (as a word: "bot", "Bot 2",
 # "bot_x"; "Bottle" is fine), no "机器人…"/"電腦…"/"电脑…", and no "… bot"
-_BOT_LIKE = re.compile(r"^(bot(?![a-z])|机器人|機器人|电脑|電腦)|[\s_-]bot$", re.IGNORECASE)
+_BOT_LIKE = re.compile(r"^(bot(?![a-z])|robot(?![a-z])|电脑|電腦)|机器人|機器人|托管|託管|[\s_-]bot$",
+                       re.IGNORECASE)
 
 
 def clean_nickname(raw: object) -> str:
@@ -127,8 +128,10 @@ def clean_nickname(raw: object) -> str:
     collapsed, with at least one visible character (a letter, digit, punctuation or symbol
     that is not in :data:`INVISIBLE`). Raises :class:`RoomError` 422 ``bad_nickname``
     otherwise, and 422 ``bot_nickname`` for a name that passes for a bot's (:data:`_BOT_LIKE`:
-    starting with the word "bot" or with 机器人/电脑, or ending with " bot"; or a bot
-    persona's name, Chinese or English, in any case, spacing or width: :func:`name_key`)."""
+    starting with the word "bot"/"robot" or with 电脑, holding 机器人 or 托管 (the word of a seat
+    a bot plays for a player), or ending with " bot"; or a bot persona's name, Chinese —
+    simplified or traditional, :func:`~.personas.simplified` — or English, in any case,
+    spacing or width: :func:`name_key`)."""
     problem = f"nickname: a text of 1-{NICKNAME_LENGTH} characters"
     if not isinstance(raw, str):
         raise RoomError(422, problem, "bad_nickname")
@@ -141,8 +144,8 @@ def clean_nickname(raw: object) -> str:
                              "characters)", "bad_nickname")
     if _BOT_LIKE.search(text):
         raise RoomError(422, "nickname: players' names may not look like a bot's (bot…, "
-                             "机器人…, … bot)", "bot_nickname")
-    if name_key(text) in _PERSONA_NAMES:
+                             "robot…, 机器人, 托管, … bot)", "bot_nickname")
+    if simplified(name_key(text)) in _PERSONA_NAMES:  # 老張 is 老张
         raise RoomError(422, "nickname: that is the name of one of the server's bots",
                         "bot_nickname")
     return text
