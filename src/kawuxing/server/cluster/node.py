@@ -29,6 +29,7 @@ log = logging.getLogger("kawuxing.server.cluster")
 LEASE_MS = 3000  # a lease's (and a heartbeat's) time to live
 INTERVAL = 1.0  # seconds between renewals, heartbeats and takeover scans
 LOAD_WAIT = 5.0  # seconds a request waits for a room this process is rebuilding
+REDIS_CONNECTIONS = 32  # connections to Redis per process at most (the channel holds one)
 ATTACH_WAIT = 5.0  # seconds a relayed socket waits for the owner's first word, then asks again
 
 
@@ -62,8 +63,12 @@ class ClusterNode:
         first heartbeat. Raises the client's error when Redis does not answer."""
         import redis.asyncio as aioredis
 
-        client = aioredis.from_url(url, decode_responses=True, socket_connect_timeout=5,
-                                   health_check_interval=10)
+        # a bounded pool that makes a caller wait for a free connection (hundreds of sockets
+        # opening at once would otherwise fail with MaxConnectionsError)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=10,
+            socket_connect_timeout=5, health_check_interval=10)
+        client = aioredis.Redis(connection_pool=pool)
         try:
             await client.ping()
             self = cls(client, manager, node or default_node_id(), public_url, **kwargs)
@@ -71,6 +76,7 @@ class ClusterNode:
             await self.beat()
         except BaseException:
             await client.aclose()
+            await pool.disconnect()
             raise
         return self
 
@@ -108,6 +114,7 @@ class ClusterNode:
             log.warning("cluster: a clean leave failed (%r): leases expire instead", exc)
         finally:
             await self.redis.aclose()
+            await self.redis.connection_pool.disconnect()
 
     async def beat(self, read: bool = True) -> None:
         """Heartbeat, and (``read``) read who is alive."""
