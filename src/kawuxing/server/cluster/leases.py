@@ -2,9 +2,9 @@
 
 The lease of room ``CODE`` is the key ``kwx:lease:CODE`` holding the owner's incarnation id
 (:attr:`kawuxing.server.cluster.node.ClusterNode.me`, ``node#boot``: a process restarted with
-the same node id is a new owner) with a time to live (``ttl_ms``, 3 s by default). It is taken
+the same node id is a new owner) with a time to live (``ttl_ms``; a server uses 5 s, :data:`.node.LEASE_MS`). It is taken
 with ``SET NX PX`` semantics (a Lua script: free, or already ours), renewed by its owner
-every second (only while it is still the owner's: ``PEXPIRE`` if the value is ours), and
+every half second (only while it is still the owner's: ``PEXPIRE`` if the value is ours), and
 released on a clean stop. Every room that is being played is a member of the set
 ``kwx:rooms`` until it finishes or expires, so that a live process can find the rooms whose
 owner died (their lease expired) and take them over (:mod:`.takeover`).
@@ -68,14 +68,17 @@ def lease_key(code: str) -> str:
 
 class Leases:
     """The leases this process holds. ``redis``: a ``redis.asyncio.Redis`` (decoded
-    responses); ``me``: this process's incarnation id; ``ttl_ms``: lease time to live;
+    responses; ``reader``: another one for look-ups, default the same); ``me``: this
+    process's incarnation id; ``ttl_ms``: lease time to live;
     ``margin_ms``: how much sooner than the key's expiry this process stops acting
     (module doc). ``held``: code -> local deadline (``time.monotonic()`` seconds)."""
 
-    def __init__(self, redis, me: str, ttl_ms: int = 3000, margin_ms: int = 1000) -> None:
+    def __init__(self, redis, me: str, ttl_ms: int = 3000, margin_ms: int = 1000,
+                 reader=None) -> None:
         if not 0 < margin_ms < ttl_ms:
             raise ValueError("leases: 0 < margin_ms < ttl_ms")
         self.redis, self.me, self.ttl_ms, self.margin_ms = redis, me, ttl_ms, margin_ms
+        self.reader = reader or redis  # for the look-ups (:meth:`owners`, :meth:`rooms`)
         self.held: dict[str, float] = {}
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
@@ -134,8 +137,8 @@ class Leases:
         """The incarnation id owning each of ``codes`` (None: nobody)."""
         if not codes:
             return []
-        return await self.redis.mget([lease_key(c) for c in codes])
+        return await self.reader.mget([lease_key(c) for c in codes])
 
     async def rooms(self) -> set[str]:
         """Every room being played somewhere in the cluster (the rooms set)."""
-        return set(await self.redis.smembers(ROOMS_KEY))
+        return set(await self.reader.smembers(ROOMS_KEY))

@@ -26,7 +26,7 @@ from .relay import Bus, Link, RemoteConn, close_refused
 from . import takeover
 
 log = logging.getLogger("kawuxing.server.cluster")
-LEASE_MS = 3000  # a lease's (and a heartbeat's) time to live
+LEASE_MS = 5000  # a lease's (and a heartbeat's) time to live
 INTERVAL = 1.0  # seconds between renewals, heartbeats and takeover scans
 LOAD_WAIT = 5.0  # seconds a request waits for a room this process is rebuilding
 REDIS_CONNECTIONS = 32  # connections to Redis per process at most (the channel holds one)
@@ -41,11 +41,13 @@ class ClusterNode:
     id -> :class:`Link` of the sockets here for rooms elsewhere."""
 
     def __init__(self, redis, manager, node: str, url: str | None = None,
-                 lease_ms: int = LEASE_MS, interval: float = INTERVAL) -> None:
+                 lease_ms: int = LEASE_MS, interval: float = INTERVAL, control=None) -> None:
         self.redis, self.manager, self.node, self.interval = redis, manager, node, interval
+        self.control = control or redis  # leases and heartbeats: a pool of their own
         self.me = f"{node}#{uuid.uuid4().hex[:8]}"
-        self.leases = Leases(redis, self.me, lease_ms, margin_ms=max(1, lease_ms // 3))
-        self.presence = Presence(redis, self.me, node, url, lease_ms)
+        self.leases = Leases(self.control, self.me, lease_ms, margin_ms=max(1, lease_ms // 3),
+                             reader=redis)
+        self.presence = Presence(self.control, self.me, node, url, lease_ms)
         self.bus = Bus(redis, self.me, self._item, self._gap)
         self.live: list[dict] = []
         self.remote: dict[tuple[str, str], RemoteConn] = {}
@@ -63,20 +65,24 @@ class ClusterNode:
         first heartbeat. Raises the client's error when Redis does not answer."""
         import redis.asyncio as aioredis
 
-        # a bounded pool that makes a caller wait for a free connection (hundreds of sockets
-        # opening at once would otherwise fail with MaxConnectionsError)
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=10,
-            socket_connect_timeout=5, health_check_interval=10)
-        client = aioredis.Redis(connection_pool=pool)
+        # bounded pools that make a caller wait for a free connection (hundreds of sockets
+        # opening at once would otherwise fail with MaxConnectionsError); the leases and
+        # heartbeats have their own, so that such a crowd never delays a renewal
+        def client(connections: int):
+            return aioredis.Redis(connection_pool=aioredis.BlockingConnectionPool.from_url(
+                url, decode_responses=True, max_connections=connections, timeout=10,
+                socket_connect_timeout=5, health_check_interval=10))
+
+        data, control = client(REDIS_CONNECTIONS), client(4)
         try:
-            await client.ping()
-            self = cls(client, manager, node or default_node_id(), public_url, **kwargs)
+            await data.ping()
+            self = cls(data, manager, node or default_node_id(), public_url, control=control,
+                       **kwargs)
             await self.bus.start()
             await self.beat()
         except BaseException:
-            await client.aclose()
-            await pool.disconnect()
+            await _close(data)
+            await _close(control)
             raise
         return self
 
@@ -113,8 +119,9 @@ class ClusterNode:
         except Exception as exc:
             log.warning("cluster: a clean leave failed (%r): leases expire instead", exc)
         finally:
-            await self.redis.aclose()
-            await self.redis.connection_pool.disconnect()
+            await _close(self.redis)
+            if self.control is not self.redis:
+                await _close(self.control)
 
     async def beat(self, read: bool = True) -> None:
         """Heartbeat, and (``read``) read who is alive."""
@@ -359,3 +366,9 @@ class ClusterNode:
                 log.info("cluster: socket %s of room %s follows it to %s", link.cid,
                          link.code, owner)
                 link.open(owner, resume=True)
+
+
+async def _close(client) -> None:
+    """Close a Redis client and its pool."""
+    await client.aclose()
+    await client.connection_pool.disconnect()

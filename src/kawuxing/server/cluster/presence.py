@@ -1,8 +1,8 @@
 """Which processes of the cluster are alive (issue 17): a heartbeat key per process in Redis.
 
 Each process keeps ``kwx:node:ME`` (``ME`` its incarnation id ``node#boot``) set to
-``{"node", "me", "rooms", "url"}`` with a time to live of ``ttl_ms`` (3 s), written again
-every second (:meth:`Presence.beat`). A process that dies stops writing and drops out within
+``{"node", "me", "rooms", "url"}`` with a time to live of ``ttl_ms`` (5 s in a server), written again
+every half second (:meth:`Presence.beat`). A process that dies stops writing and drops out within
 ``ttl_ms``; a clean stop deletes its key at once (:meth:`Presence.leave`). Room creation
 picks the least loaded live process from :meth:`Presence.nodes`.
 """
