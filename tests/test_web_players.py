@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 
 import pytest
@@ -172,6 +173,10 @@ def test_rating_at_the_match_end_profile_my_games_and_leaderboard(server, browse
         assert page.locator(".profile .matches tr.match-row .rating").inner_text() == "−15.0"
         assert page.locator(".profile-head .tag").inner_text() == "你"
         assert page.locator(".password-form").count() == 1
+        # the hands table names the match by when it began (a date and time), not by its id
+        began = page.locator(".profile table.hands tr.replay-row td.match").first.inner_text()
+        assert re.fullmatch(r"\d{4}/\d{1,2}/\d{1,2} \d{2}:\d{2}", began), began
+        assert end["match_id"][:6] not in page.locator(".profile table.hands").inner_text()
         no_sideways_scroll(page)
         shot(page, "players-profile-phone", full_page=True)
         # my games: bob's hand first, then the public list
@@ -185,6 +190,9 @@ def test_rating_at_the_match_end_profile_my_games_and_leaderboard(server, browse
         no_sideways_scroll(page)
         mine.first.locator("a").click()
         page.wait_for_selector(".replay-controls")
+        page.wait_for_selector(".replay .board .seat .head")
+        assert page.locator(".replay .board .head .dot").count() == 0  # nobody is online in a replay
+        assert page.locator('.replay a.button[href="#/replays"]').inner_text() == "← 我的对局与回放"
         # bob played it: every perspective and the record, whose fair-deal line says the
         # wall was given (a test wall has no fairness data) (R13)
         page.wait_for_selector('.replay-fair[data-status="none"]')
@@ -241,8 +249,19 @@ def test_a_password_signs_in_on_another_browser(server, browser):
         as_player(page, server, dot)
         page.goto(f"{server.url}/#/player/{dot['player_id']}")
         page.fill(".password-form input[name=password]", "seven lucky tiles")
+        page.fill(".password-form input[name=password_again]", "seven lucky tile")  # a typo
+        page.click(".password-form button.primary")
+        page.wait_for_selector(".toast.error")
+        assert page.locator(".toast.error").inner_text() == "The two new passwords differ"
+        assert page.locator(".password-form input[name=old_password]").count() == 0  # not saved
+        page.fill(".password-form input[name=password_again]", "seven lucky tiles")
         page.click(".password-form button.primary")
         page.wait_for_selector(".password-form input[name=old_password]")  # now "change"
+        page.goto(f"{server.url}/#/login")  # signed in: the sign-in page says as whom
+        page.wait_for_selector(".login-card .signed-in-as a")
+        assert page.locator(".login-card .signed-in-as").inner_text() == (
+            f"On this device you are signed in as {dot['name']}. Signing in with another name replaces it.")
+        assert page.locator(".login-card .signed-in-as a").get_attribute("href") == f"#/player/{dot['player_id']}"
     finally:
         ctx.close()
     assert not watch.errors, watch.errors

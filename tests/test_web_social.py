@@ -128,6 +128,11 @@ def test_a_spectator_watches_live_and_receives_no_hidden_tile(server, browser, d
         assert mine.count() == 14 and backs.count() == 14
         assert spectator.locator(".watch-table .actions button").count() == 0
         assert spectator.locator(".chat-dock").count() == 0  # spectators do not chat
+        # a spectator is nobody's 我: the bottom seat is named by its number and name (zh)
+        name = spectator.locator(".watch-table .seat.me .head .name").inner_text()
+        assert spectator.locator(".watch-table .seat.me").get_attribute("aria-label") == f"座位 1 {name}"
+        assert spectator.locator(".watch-table .seat.me .hand").get_attribute("aria-label") == f"座位 1 {name}的手牌"
+        assert "我" not in spectator.locator(".watch-table .my-river .river").get_attribute("aria-label")
         shot(spectator, "spectator", "screenshot-spectator.png")  # mid-hand: hands face down
         # the player plays the hand to its end (seat 1 declares 亮倒 on the way)
         play_until_settlement(page, hand=0)

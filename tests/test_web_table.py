@@ -238,8 +238,136 @@ def test_table_layout(server, browser, name):
             assert page.locator(".river .tile").first.evaluate("e => getComputedStyle(e).animationName") == "tile-drop"
             assert page.locator(".seat.me > .head").evaluate("e => getComputedStyle(e).animationName") == "turn-glow"
         shot(page, f"table-{name}", DOCS_NAMES[name])
+        if name == "desktop":  # the room's bar keeps one row at 1366 in English too
+            page.click("#btn-lang")
+            page.wait_for_function("() => document.documentElement.lang === 'en'")
+            assert box_of(page, ".topbar")["h"] <= 56, box_of(page, ".topbar")
+            assert page.locator(".chat-dock .chat-btn").inner_text() == "Chat"
+            assert not covered_by(page, box_of(page, ".chat-dock .chat-btn"), ".hand .tile, .seat.me .actions button")
+            # the centre's clock says in words that it is my time and then my reserve
+            timer = page.locator("#timer").get_attribute("title")
+            assert re.fullmatch(r"Your time: \d+ s left, then \d+ s of reserve", timer), timer
     finally:
         errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# Seat 0 holds a pair of 7z: seat 1 (heuristic:2), ready after drawing 8p, lets its 7z go, and
+# I pung it — my hand is then eleven tiles and a meld (two rows on a phone, the meld below)
+PUNG_HANDS = ["1p 4p 7p 2s 8s 3s 6s 9s 5z 2p 7z 7z 6z",
+              "123s 456s 789s 66z 7p 7z",
+              "55s 1p 5p 9s 1s 6z 5z 3p 8p 2s 7s 4p"]
+PUNG_WALL = build_wall(PUNG_HANDS, "5z 8p 4s 5s", seed=7)
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return a["x"] < b["r"] and b["x"] < a["r"] and a["y"] < b["b"] and b["y"] < a["b"]
+
+
+def covered_by(page, button: dict, selector: str) -> list[dict]:
+    return [b for b in boxes(page, selector) if overlaps(button, b)]
+
+
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_quick_chat_button_covers_no_tile_key_or_hint(server, browser, name):
+    """The 快捷语 button sits in my plate's row (its own grid cell, table.js .chat-spot): after
+    a pung (my hand wrapped on a phone, a meld beside it), with the action keys and with the
+    hint panel open, it covers none of them; its panel opens inside the window. My pung's
+    call-out (碰！) covers no action key and no tile of my hand."""
+    width, height = VIEWPORTS[name]
+    page = new_page(browser, (width, height))
+    try:
+        open_room(page, server, wall=PUNG_WALL)
+        play_to(page, 1)  # my first discard, seat 1's 7z punged: my turn again
+        assert page.locator(".seat.me .melds .meld").count() == 1
+        assert len(boxes(page, ".hand .tile")) == 11
+        # my 碰！ (drawn again now, at its largest 0.2 s in): over my plate's row, not over my
+        # action keys, tiles or melds
+        page.evaluate("() => { const g = window.__kwx.game; g.ui.callouts[g.seat] = {id: 'again', text: '碰！'}; g.render(); }")
+        page.wait_for_timeout(220)
+        callout = box_of(page, ".seat.me .callout")
+        assert not covered_by(page, callout, ".seat.me .actions button, .hand .tile, .seat.me .melds .tile"), name
+        assert callout["y"] < box_of(page, ".seat.me > .head")["b"]
+        btn = box_of(page, ".chat-dock .chat-btn")
+        assert btn["w"] >= 44 and btn["h"] >= 44 and btn["r"] <= width and btn["x"] >= 0
+        head = box_of(page, ".seat.me > .head")
+        assert btn["y"] < head["b"] and head["y"] < btn["b"] and btn["x"] >= head["r"]  # in my plate's row, at its right
+        if name == "portrait":  # the hand wraps: two rows of tiles
+            assert len({round(t["y"]) for t in boxes(page, ".hand .tile")}) == 2
+        parts = ".hand .tile, .seat.me .melds .tile, .seat.me .actions button, .tip-strip, .seat.me > .head"
+        assert not covered_by(page, btn, parts), name
+        page.click(".actions button.act-hint")
+        page.wait_for_selector(".hint-panel .hint-choice")
+        page.wait_for_timeout(300)
+        btn = box_of(page, ".chat-dock .chat-btn")
+        assert not covered_by(page, btn, parts + ", .hint-panel"), name
+        shot(page, f"table-chat-{name}")
+        page.click(".chat-dock .chat-btn")
+        page.wait_for_timeout(200)
+        panel, btn = box_of(page, ".chat-panel"), box_of(page, ".chat-dock .chat-btn")
+        assert panel["y"] >= 0 and panel["b"] <= height and panel["x"] >= 0 and panel["r"] <= width, panel
+        assert panel["b"] <= btn["y"] + 1 or panel["y"] >= btn["b"] - 1, (panel, btn)  # above or below its button
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+def test_lobby_create_button_in_sight_and_toasts(server, browser):
+    """At 1366×768 the lobby's 创建并入座 is in sight without scrolling (it stays at the foot
+    of the window while the form is longer); the error for a missing nickname is one toast
+    however often it is asked for, and it covers not the button."""
+    page = new_page(browser, (1366, 768))
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector(".create-btn")
+        page.wait_for_timeout(300)
+        btn = box_of(page, ".create-btn")
+        assert btn["y"] >= 0 and btn["b"] <= 768, btn
+        at = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.create-btn') !== null",
+                           [btn["x"] + btn["w"] / 2, btn["y"] + btn["h"] / 2])
+        assert at  # nothing over it
+        for _ in range(3):  # no nickname: one hint, not three
+            page.click(".create-btn")
+        page.wait_for_selector(".toast.warn")
+        assert page.locator(".toast").count() == 1
+        assert not covered_by(page, box_of(page, ".create-btn"), ".toast")
+        page.fill(".nick-card input", "老張")  # a bot's name: the server's error, not over the button
+        page.click(".create-btn")
+        page.wait_for_selector(".toast.error")
+        assert not covered_by(page, box_of(page, ".create-btn"), ".toast")
+        shot(page, "lobby-1366")
+    finally:
+        errors = [e for e in page.errors if "422" not in e]  # the refusal asked for
+        page.context.close()
+    assert not errors, errors
+
+
+def test_an_unknown_room_or_hand_says_so_with_a_way_back(server, browser):
+    """#/room/CODE of no room (404 no_room) says the room does not exist, in zh and en, with
+    a link to the lobby; a replay of no hand has the link too."""
+    page = new_page(browser)
+    try:
+        page.goto(server.url + "/#/room/ZZZZZZ")
+        page.wait_for_selector(".not-found h2")
+        assert page.locator(".not-found h2").inner_text() == "没有房间 ZZZZZZ"
+        assert "不存在" in page.locator(".not-found p").inner_text()
+        assert page.locator(".toast").count() == 0  # not "join it first"
+        page.click("#btn-lang")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        page.goto(server.url + "/#/lobby-first")
+        page.goto(server.url + "/#/room/ZZZZZY")
+        page.wait_for_selector(".not-found h2")
+        assert page.locator(".not-found h2").inner_text() == "No room ZZZZZY"
+        assert "does not exist" in page.locator(".not-found p").inner_text()
+        page.click(".not-found a.back-lobby")
+        page.wait_for_selector(".create-btn")
+        page.goto(server.url + "/#/replay/nosuchmatch/0")
+        page.wait_for_selector(".replay .error")
+        assert page.locator(".replay a.back-lobby").get_attribute("href") == "#/"
+    finally:
+        errors = [e for e in page.errors if "404" not in e]  # the answers asked for
         page.context.close()
     assert not errors, errors
 

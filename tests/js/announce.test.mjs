@@ -31,7 +31,7 @@ test('an update in Chinese: who did what, then my turn', () => {
   ];
   const model = { view: view('turn', [[0, 'discard', '9p'], [0, 'discard', '1s']]), seat: 0, players: PLAYERS };
   assert.equal(announcement(events, model),
-    '上家 Ann打出八筒。下家 老张碰八筒。下家 老张打出中。你摸到九筒。轮到你出牌');
+    '上家 Ann打出八筒。下家 老张碰八筒。下家 老张打出红中。你摸到九筒。轮到你出牌');
 });
 
 test('a 亮倒 with its waits, then a claim I may make, in English', () => {
@@ -55,6 +55,18 @@ test('wins and kongs; nothing to decide adds nothing', () => {
   assert.equal(announcement([{ n: 2, type: 'win', seat: 0, tile: '5p', by: 'self_draw' }], model), '我自摸五筒');
   assert.equal(announcement([{ n: 3, type: 'win', seat: 1, tile: '5p', by: 'discard', from: 0 }], model), '下家 老张胡五筒');
   assert.equal(announcement([{ n: 4, type: 'draw', seat: 2 }], model), '');
+});
+
+test('honours are said in full in Chinese; a spectator hears seats, not 我', () => {
+  setLang('zh');
+  const model = { view: view('ended', []), seat: 0, players: PLAYERS };
+  assert.equal(announcement([{ n: 1, type: 'discard', seat: 0, tile: '5z' }, { n: 2, type: 'discard', seat: 1, tile: '6z' }], model),
+    '我打出白板。下家 老张打出发财');
+  const watching = { ...model, readOnly: true, watching: true };
+  assert.equal(announcement([{ n: 1, type: 'discard', seat: 0, tile: '7z' }], watching), '座位 1 小明打出红中');
+  setLang('en');
+  assert.equal(announcement([{ n: 1, type: 'discard', seat: 0, tile: '7z' }], watching), '小明 (Seat 1) discarded red dragon');
+  setLang('zh');
 });
 
 test('my hand keys: the hand, each copy of a kind its own key, the tile drawn by the wall count', () => {

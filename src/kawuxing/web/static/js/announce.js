@@ -5,7 +5,7 @@
 
 import { t, lang } from './i18n.js';
 import { actionGroups, seatWho } from './table.js';
-import { tileName } from './tiles.js';
+import { spokenTileName as tileName } from './tiles.js';
 
 function sentence(e, model) {
   const who = seatWho(model, e.seat);

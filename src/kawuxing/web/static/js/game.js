@@ -59,6 +59,8 @@ export class Game {
     this.pointerHandler = (e) => { this.pointerType = e.pointerType || 'mouse'; };
     document.addEventListener('keydown', this.keyHandler);
     document.addEventListener('pointerdown', this.pointerHandler, true);
+    this.resizeHandler = () => this.placeChat();
+    window.addEventListener('resize', this.resizeHandler);
     this.ticker = setInterval(() => this.tick(), 250);
     this.unLang = onLangChange(() => {
       if (this.fatal) { this.renderFatal(this.fatal, ''); return; }
@@ -88,6 +90,7 @@ export class Game {
     clearInterval(this.ticker);
     document.removeEventListener('keydown', this.keyHandler);
     document.removeEventListener('pointerdown', this.pointerHandler, true);
+    window.removeEventListener('resize', this.resizeHandler);
     this.unLang();
     setConnStatus(null);
     setRoomBar(null);
@@ -199,7 +202,7 @@ export class Game {
     this.renderFatal(reason, message);
   }
 
-  /** A fresh event's call-out over its seat (碰！ 胡！ …) for 1.6 s, said aloud; a discard clicks. */
+  /** A fresh event's call-out over its seat (碰！ 胡！ …) for 1.2 s, said aloud; a discard clicks. */
   callout(e) {
     if (e.type === 'discard') playClick();
     const kind = e.type === 'win' && e.by === 'self_draw' ? 'self_draw' : e.type;
@@ -211,7 +214,7 @@ export class Game {
     const seat = e.seat;
     setTimeout(() => {
       if (this.ui.callouts[seat] === c) { delete this.ui.callouts[seat]; this.render(); }
-    }, 1600);
+    }, 1200);
   }
 
   /** Say the fresh events and what I may do now in the live region (aria-live, page language):
@@ -432,7 +435,7 @@ export class Game {
     const players = this.s.players || [];
     const key = JSON.stringify([this.chatOpen, lang(), players.map((p, i) => [nameOf(i), p.kind, isMuted(p)])]);
     const old = wrap.querySelector(':scope > .chat-dock');
-    if (old && old.dataset.key === key) return;
+    if (old && old.dataset.key === key) { this.placeChat(); return; }
     old?.remove();
     const dock = el('div', 'chat-dock');
     dock.dataset.key = key;
@@ -448,6 +451,34 @@ export class Game {
       }));
     }
     wrap.appendChild(dock);
+    this.placeChat();
+  }
+
+  /** Put the chat dock over its room in my plate's row (.chat-spot, table.js): the panel opens
+   * above the button (below it when the window has more room there, under the top bar),
+   * towards the middle of the page, no taller than that room. */
+  placeChat() {
+    const wrap = this.root.querySelector(':scope > .table-screen');
+    const dock = wrap && wrap.querySelector(':scope > .chat-dock');
+    const spot = wrap && wrap.querySelector('.seat.me > .chat-spot');
+    if (!dock) return;
+    if (!spot || !spot.offsetParent) { dock.hidden = true; return; }
+    dock.hidden = false;
+    const w = wrap.getBoundingClientRect();
+    const r = spot.getBoundingClientRect();
+    const toLeft = r.left + r.width / 2 > window.innerWidth / 2;
+    dock.classList.toggle('to-left', toLeft);
+    const bar = document.querySelector('.topbar');
+    const above = r.top - (bar ? bar.getBoundingClientRect().bottom : 0);
+    const below = window.innerHeight - r.bottom;
+    const up = above >= Math.min(320, below);
+    dock.classList.toggle('opens-down', !up);
+    dock.style.bottom = up ? `${w.bottom - r.bottom}px` : '';
+    dock.style.top = up ? '' : `${r.top - w.top}px`;
+    dock.style.left = toLeft ? '' : `${r.left - w.left}px`;
+    dock.style.right = toLeft ? `${w.right - r.right}px` : '';
+    dock.style.setProperty('--spot-w', `${r.width}px`);
+    dock.style.setProperty('--room', `${Math.max(160, (up ? above : below) - 8)}px`);
   }
 
   /** The countdown to the next hand and who is ready, in the settlement (between.js). */
@@ -717,6 +748,7 @@ export class Game {
       hintable: hintable(this.view) && !this.s.auto, hintState: this.hintState(), hint: this.s.hint,
       toBot: (seat) => this.handToBot(seat),
       linkOpen: this.linkOpen !== false,  // my own connection: my dot goes red when it drops
+      chatSpot: true,  // the 快捷语 button's place in my plate's row (paintChat puts it there)
     };
     // a first-hand tip: what this view lets me do, in my first hands (tips.js)
     const handId = `${this.code}:${this.hand}`;
@@ -781,14 +813,20 @@ export class Game {
     const main = left - reserve;
     box.className = 'timer' + (main <= 0 ? ' reserve' : main < 5 ? ' urgent' : '');
     box.replaceChildren();
+    // said in words on hover and to a screen reader: my time now, then the reserve (18 +30)
+    let words;
     if (main > 0) {
       box.appendChild(el('span', 'main', String(Math.ceil(main))));
       if (reserve >= 1) box.appendChild(el('span', 'bank', `+${Math.floor(reserve)}`));
+      words = reserve >= 1 ? t('timer_words', { n: Math.ceil(main), r: Math.floor(reserve) })
+        : t('timer_words_only', { n: Math.ceil(main) });
     } else {
       box.appendChild(el('span', 'main', String(Math.ceil(left))));
       box.appendChild(el('span', 'bank', t('reserve')));
+      words = t('timer_words_reserve', { n: Math.ceil(left) });
     }
-    box.title = t('timer_title');
+    box.title = words;
+    box.setAttribute('aria-label', words);
   }
 }
 

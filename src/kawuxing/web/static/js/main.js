@@ -4,12 +4,14 @@
 // #/watch/CODE watch a room (旁观, public information only) · #/player/ID a player's profile · #/leaderboard · #/login sign in with a password (issue 16).
 
 import { lang, onLangChange, setLang, t } from './i18n.js';
+import { api } from './api.js';
+import { el } from './dom.js';
 import { Game } from './game.js';
 import { renderLobby } from './lobby.js';
 import { checkPlayer, renderLeaderboard, renderLogin, renderProfile } from './players.js';
 import { renderReplay, renderReplayList } from './replay.js';
 import { getPlayer, getSeat } from './store.js';
-import { closeModal, toast } from './ui.js';
+import { closeModal, lobbyLink, toast } from './ui.js';
 import { renderWatch } from './watch.js';
 
 const app = document.getElementById('app');
@@ -46,6 +48,15 @@ function paintMe() {
   link.classList.toggle('me', Boolean(me));
 }
 
+/** The page of a room that does not exist (404 no_room): the words and a link to the lobby. */
+function renderNoRoom(code) {
+  const page = el('div', 'screen not-found');
+  page.appendChild(el('h2', null, t('room_unknown_title', { code })));
+  page.appendChild(el('p', null, t('room_unknown')));
+  page.appendChild(lobbyLink());
+  app.replaceChildren(page);
+}
+
 function enterRoom(code) {
   location.hash = `#/room/${code}`;
 }
@@ -61,9 +72,14 @@ function route(at = null) {
   if (parts[0] === 'room' && parts[1]) {
     const code = parts[1].toUpperCase();
     const seat = getSeat(code);
-    if (!seat) {
-      toast(t('no_seat_here'), 'warn');
-      location.replace(`#/join/${code}`);
+    if (!seat) {  // a room that is not there says so; one I may join sends me to its join page
+      current = { kind: 'room-check', key, cleanup: null };
+      api.room(code).then((r) => {
+        if (!current || current.key !== key) return;
+        if (r.status === 404) { renderNoRoom(code); return; }
+        toast(t('no_seat_here'), 'warn');
+        location.replace(`#/join/${code}`);
+      });
       return;
     }
     const game = new Game(app, code, seat, {

@@ -114,11 +114,19 @@ function passwordForm(me, onDone) {
   pw.maxLength = 128;
   pw.placeholder = t('password_new');
   form.appendChild(pw);
+  const again = el('input');  // typed twice: a typo would lock the name away
+  again.type = 'password';
+  again.name = 'password_again';
+  again.autocomplete = 'new-password';
+  again.maxLength = 128;
+  again.placeholder = t('password_again');
+  form.appendChild(again);
   const btn = el('button', 'primary', t('save'));
   btn.type = 'submit';
   form.appendChild(btn);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
+    if (pw.value !== again.value) { toast(t('password_mismatch'), 'error'); again.focus(); return; }
     btn.disabled = true;
     const r = await api.setPassword(me.token, pw.value, old ? old.value : undefined);
     btn.disabled = false;
@@ -192,9 +200,9 @@ export async function renderProfile(root, id) {
   page.appendChild(ms);
   const hs = el('section', 'card hands-card');
   hs.appendChild(el('h3', null, t('hands_played')));
-  const names = {};
-  for (const m of p.matches) names[m.match_id] = m.players.map((_, i) => playerName(m.players, i));
-  hs.appendChild(p.hands.length ? handsTable(p.hands, names) : el('p', 'muted', t('no_hands')));
+  const matches = {};
+  for (const m of p.matches) matches[m.match_id] = { names: m.players.map((_, i) => playerName(m.players, i)), started: m.started_at };
+  hs.appendChild(p.hands.length ? handsTable(p.hands, matches) : el('p', 'muted', t('no_hands')));
   page.appendChild(hs);
 
   if (mine) {
@@ -256,6 +264,14 @@ export function renderLogin(root) {
   const page = el('div', 'screen login');
   const card = el('section', 'card login-card');
   card.appendChild(el('h2', null, t('sign_in')));
+  const me = getPlayer();
+  if (me) {  // signed in already: who I am here, and that signing in changes it
+    const who = el('p', 'signed-in-as');
+    const a = el('a', null, me.name);
+    a.href = `#/player/${me.player_id}`;
+    who.append(t('signed_in_as_pre'), a, t('signed_in_as_post'));
+    card.appendChild(who);
+  }
   card.appendChild(el('p', 'help', t('sign_in_help')));
   const form = el('form', 'login-form');
   const name = el('input');

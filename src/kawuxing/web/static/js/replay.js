@@ -14,7 +14,7 @@ import { settlementEl } from './settle.js';
 import { getPlayer } from './store.js';
 import { playerName, renderTable } from './table.js';
 import { tileName } from './tiles.js';
-import { toast } from './ui.js';
+import { lobbyLink, toast } from './ui.js';
 
 const icon = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 const ICONS = {
@@ -40,13 +40,14 @@ function resultSummary(result, names) {
 
 /**
  * A table of ended hands, newest first: ``hands`` as GET /api/hands or a profile's (with
- * ``seat``: that player's seat, whose money is shown in bold), ``names`` {match id: the
- * three names}. Each row opens the hand's replay.
+ * ``seat``: that player's seat, whose money is shown in bold), ``matches`` {match id: {names
+ * (the three names), started (the match's start, seconds)}}: a match is shown by when it
+ * began, not by its id. Each row opens the hand's replay.
  */
-export function handsTable(hands, names) {
+export function handsTable(hands, matches) {
   const table = el('table', 'hands');
   const head = el('tr');
-  for (const h of ['col_when', 'col_match', 'col_hand', 'col_players', 'col_result', 'col_scores']) head.appendChild(el('th', null, t(h)));
+  for (const h of ['col_when', 'col_match_started', 'col_hand', 'col_players', 'col_result', 'col_scores']) head.appendChild(el('th', null, t(h)));
   const thead = el('thead');
   thead.appendChild(head);
   table.appendChild(thead);
@@ -55,15 +56,15 @@ export function handsTable(hands, names) {
     const tr = el('tr', 'replay-row');
     tr.dataset.match = h.match_id;
     tr.dataset.number = h.number;
-    const when = h.ended_at ? new Date(h.ended_at * 1000) : null;
-    tr.appendChild(el('td', 'when', when ? when.toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' }) : ''));
-    tr.appendChild(el('td', 'match mono', h.match_id.slice(0, 6)));
+    const m = matches[h.match_id] || {};
+    tr.appendChild(el('td', 'when', dateTime(h.ended_at)));
+    tr.appendChild(el('td', 'match', dateTime(m.started)));  // the match by when it began, not its id
     const a = el('a', null, t('hand_n', { n: h.number + 1 }));
     a.href = `#/replay/${h.match_id}/${h.number}`;
     const td = el('td');
     td.appendChild(a);
     tr.appendChild(td);
-    const ns = names[h.match_id] || [];
+    const ns = m.names || [];
     tr.appendChild(el('td', 'players', ns.join(' · ')));
     tr.appendChild(el('td', 'result', resultSummary(h.result, ns)));
     const deltas = el('td', 'deltas mono');
@@ -100,7 +101,7 @@ export async function renderReplayList(root) {
     me ? api.player(me.player_id) : Promise.resolve(null)]);
   if (profile) {
     const body = profile.ok
-      ? (profile.data.hands.length ? handsTable(profile.data.hands, namesOf(profile.data.matches.map((m) => ({ id: m.match_id, players: m.players }))))
+      ? (profile.data.hands.length ? handsTable(profile.data.hands, matchesById(profile.data.matches))
         : el('p', 'muted', t('no_my_games')))
       : el('p', 'error', t('load_failed', { message: profile.error }));
     mine.replaceChildren(el('h2', null, t('my_games')), body);
@@ -113,13 +114,21 @@ export async function renderReplayList(root) {
     list.replaceChildren(el('p', 'muted', t('no_hands')));
     return;
   }
-  list.replaceChildren(handsTable(hands.data.hands, matches.ok ? namesOf(matches.data.matches) : {}));
+  list.replaceChildren(handsTable(hands.data.hands, matches.ok ? matchesById(matches.data.matches) : {}));
 }
 
-function namesOf(matches) {
-  const names = {};
-  for (const m of matches) names[m.id] = (m.players || []).map((p, i) => playerName(m.players, i));
-  return names;
+/** Matches by id: {names (the seats' names), started (seconds)}, for handsTable. */
+function matchesById(matches) {
+  const out = {};
+  for (const m of matches) {
+    out[m.id ?? m.match_id] = { names: (m.players || []).map((p, i) => playerName(m.players, i)), started: m.started_at };
+  }
+  return out;
+}
+
+/** A time (seconds since 1970) as a short local date and time; '' for none. */
+function dateTime(seconds) {
+  return seconds ? new Date(seconds * 1000).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' }) : '';
 }
 
 function describe(action, names) {
@@ -220,7 +229,7 @@ export async function renderReplay(root, matchId, number, at = null) {
     api.match(matchId), api.frames(matchId, number, null, token)]);
   const failed = !first.ok ? first : (!rec.ok && rec.status !== 403 ? rec : null);
   if (failed) {
-    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('load_failed', { message: failed.error })));
+    page.replaceChildren(el('h2', null, t('replay')), el('p', 'error', t('load_failed', { message: failed.error })), lobbyLink());
     return () => {};
   }
   const mine = rec.ok;  // a player of this match: every perspective, and the record
@@ -290,7 +299,7 @@ export async function renderReplay(root, matchId, number, at = null) {
     next.href = `#/replay/${matchId}/${number + 1}`;
     nav.appendChild(next);
   }
-  const back = el('a', 'button', t('replays'));
+  const back = el('a', 'button', t('back_to_replays'));
   back.href = '#/replays';
   nav.appendChild(back);
   head.appendChild(nav);
@@ -325,7 +334,7 @@ export async function renderReplay(root, matchId, number, at = null) {
     const discard = frame.events.find((e) => e.type === 'discard');
     renderTable(tableBox, {
       view, seat: bottom, players, totals: null, rules: first.data.rules, readOnly: true,
-      revealAll: all, watching: pub, selected: null, declareMode: false, busy: false, callouts: {},
+      revealAll: all, watching: pub, replay: true, selected: null, declareMode: false, busy: false, callouts: {},
       lastDiscard: discard ? { seat: discard.seat } : null,
     }, { act() {}, tile() {}, toggleDeclare() {} });
     slider.max = list.length - 1;

@@ -168,10 +168,12 @@ function splitDrawn(text, drawnCode) {
   return { codes, drawn };
 }
 
-/** Who a seat is, for labels: '我' for the seat at the bottom of a game, else '上家 老张'. */
+/** Who a seat is, for labels: '我' for the seat at the bottom of a game, else '上家 老张'; a
+ * spectator's or a replay's bottom seat is nobody's 我: '座位 1 阿明'. */
 export function seatWho(model, seat) {
   if (seat === model.seat && !model.readOnly) return t('pos_me');
-  return t('seat_who', { pos: positionLabel(seat, model.seat), name: playerName(model.players, seat) });
+  const pos = seat === model.seat ? t('seat_n', { n: seat + 1 }) : positionLabel(seat, model.seat);
+  return t('seat_who', { pos, name: playerName(model.players, seat) });
 }
 
 function seatHead(model, seat) {
@@ -199,7 +201,7 @@ function seatHead(model, seat) {
   const sc = el('span', 'score' + (score > 0 ? ' plus' : score < 0 ? ' minus' : ''), (score > 0 ? '+' : '') + score);
   sc.title = t('score_title');
   head.appendChild(sc);
-  if (connects(p)) {
+  if (connects(p) && !model.replay) {  // a replay has no one online or not
     // my own dot follows my link to the server, not the last players list it sent
     const on = seat === model.seat && model.linkOpen !== undefined ? model.linkOpen : p.connected;
     const dot = el('span', 'dot ' + (on ? 'on' : 'off'));
@@ -582,6 +584,12 @@ function meEl(model, handlers) {
   box.appendChild(seatHead(model, seat));
   const g = actionGroups(view);
   box.appendChild(actionsEl(model, handlers));
+  if (model.chatSpot) {  // the room of the 快捷语 button in my plate's row: it never covers a tile or a key
+    const spot = el('div', 'chat-spot');
+    spot.dataset.key = 'chat-spot';
+    spot.setAttribute('aria-hidden', 'true');
+    box.appendChild(spot);
+  }
   if (model.tipNode) box.appendChild(model.tipNode);  // a first-hand tip (tips.js)
   // ready hint: my waits when declared, else what a 13-tile hand waits on
   const info = el('div', 'me-info');
@@ -598,7 +606,7 @@ function meEl(model, handlers) {
   s.melds.forEach((m, i) => melds.appendChild(meldEl(m, true, {}, i)));
   const hand = el('div', 'hand');
   hand.setAttribute('role', 'group');
-  hand.setAttribute('aria-label', t('your_hand'));
+  hand.setAttribute('aria-label', model.readOnly ? t('hand_label_of', { who: seatWho(model, seat) }) : t('your_hand'));
   const { codes, drawn } = handLayout(view);
   const declareTiles = model.declareMode ? new Set(declareChoices(view).map((c) => c.tile)) : null;
   const all = drawn ? [...codes, drawn] : codes;
@@ -640,7 +648,7 @@ function meEl(model, handlers) {
  * Draw the table into ``root``, patching the board already there (dom.js patch). model: {view,
  * seat, handNo (the hand's number in the match, if known), players, totals (the match standing
  * sent with the view, or null: the hand's deltas),
- * rules, readOnly, revealAll, selected, declareMode, busy, lastDiscard, callouts ({seat: {id,
+ * rules, readOnly, revealAll, replay (a hand's replay: no online dots), chatSpot (room for the 快捷语 button, game.js), selected, declareMode, busy, lastDiscard, callouts ({seat: {id,
  * text}}), hintable (show the 提示 button), hintState (null, 'pending', 'open'), hint (the
  * `hint` answer of this view, or null), tipNode (a first-hand tip strip, tips.js, or null)}. handlers: {act(action), tile(index, code, event),
  * toggleDeclare(), hint(), closeHint(), hintPick(action)}. Returns the board element.

@@ -138,6 +138,14 @@ export function tileName(code, lang = 'zh') {
   return lang === 'zh' ? `${NUMERALS[n - 1]}${SUIT_ZH[suit]}` : `${n} ${SUIT_EN[suit]}`;
 }
 
+const DRAGON_SPOKEN_ZH = { 5: '白板', 6: '发财', 7: '红中' };
+
+/** A tile's name for speech (the live region): tileName, the honours in full in Chinese
+ * (白板, 发财, 红中: a lone 发 or 中 read aloud is not heard as a tile). */
+export function spokenTileName(code, lang = 'zh') {
+  return lang === 'zh' && code[1] === 'z' ? DRAGON_SPOKEN_ZH[Number(code[0])] : tileName(code, lang);
+}
+
 /**
  * A tile element. opts: tag ('span' | 'button'), back (face down), cls (extra classes),
  * title, lang (for the label). A span tile is role img with its name as label (a back: with

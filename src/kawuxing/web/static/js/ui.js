@@ -4,16 +4,28 @@
 import { el } from './dom.js';
 import { t } from './i18n.js';
 
-/** A short message at the bottom of the screen; kind: 'ok' | 'warn' | 'error' | ''. */
+/** A short message at the top of the window, under the bar (never over my hand or the lobby's
+ * create button); kind: 'ok' | 'warn' | 'error' | ''. One toast per text and kind: the same
+ * words again refresh the one shown. */
 export function toast(text, kind = '') {
   const box = document.getElementById('toasts');
   if (!box) return;
-  const item = el('div', `toast ${kind}`, text);
-  item.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-  box.appendChild(item);
-  while (box.children.length > 4) box.firstChild.remove();
-  setTimeout(() => item.classList.add('fade'), kind === 'error' ? 6000 : 3500);
-  setTimeout(() => item.remove(), kind === 'error' ? 6600 : 4100);
+  // one toast per text: the same words again refresh the one shown (its timer starts anew)
+  let item = [...box.children].find((c) => c.textContent === text && c.dataset.kind === kind);
+  if (item) {
+    clearTimeout(item.fadeTimer);
+    clearTimeout(item.goneTimer);
+    item.classList.remove('fade');
+    box.appendChild(item);
+  } else {
+    item = el('div', `toast ${kind}`, text);
+    item.dataset.kind = kind;
+    item.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+    box.appendChild(item);
+  }
+  while (box.children.length > 3) box.firstChild.remove();
+  item.fadeTimer = setTimeout(() => item.classList.add('fade'), kind === 'error' ? 6000 : 3500);
+  item.goneTimer = setTimeout(() => item.remove(), kind === 'error' ? 6600 : 4100);
 }
 
 /** Remove the toasts of ``kind`` (all when none): the lobby's hints do not follow to the table. */
@@ -116,4 +128,11 @@ export function setRoomBar(parts) {
   });
   items.push(more, menu);
   box.replaceChildren(...items);
+}
+
+/** A link back to the lobby (#/), for the pages of something not found. */
+export function lobbyLink() {
+  const a = el('a', 'button back-lobby', t('back_to_lobby'));
+  a.href = '#/';
+  return a;
 }
