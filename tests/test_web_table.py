@@ -242,6 +242,12 @@ def test_table_layout(server, browser, name):
             page.click("#btn-lang")
             page.wait_for_function("() => document.documentElement.lang === 'en'")
             assert box_of(page, ".topbar")["h"] <= 56, box_of(page, ".topbar")
+            # with the most the bar holds (a settlement to reopen, a spectator) as well
+            page.evaluate("() => { const g = window.__kwx.game; g.s.spectators = 1;"
+                          " g.s.lastSettlement = g.s.lastSettlement || {}; g.topBar(); }")
+            assert page.locator("#room-bar .watchers").count() == 1
+            assert page.locator("#room-bar .settle-btn").count() == 1
+            assert box_of(page, ".topbar")["h"] <= 56, box_of(page, ".topbar")
             assert page.locator(".chat-dock .chat-btn").inner_text() == "Chat"
             assert not covered_by(page, box_of(page, ".chat-dock .chat-btn"), ".hand .tile, .seat.me .actions button")
             # the centre's clock says in words that it is my time and then my reserve
@@ -354,12 +360,9 @@ def test_an_unknown_room_or_hand_says_so_with_a_way_back(server, browser):
         assert page.locator(".not-found h2").inner_text() == "没有房间 ZZZZZZ"
         assert "不存在" in page.locator(".not-found p").inner_text()
         assert page.locator(".toast").count() == 0  # not "join it first"
-        page.click("#btn-lang")
+        page.click("#btn-lang")  # the page in the other language at once
         page.wait_for_function("() => document.documentElement.lang === 'en'")
-        page.goto(server.url + "/#/lobby-first")
-        page.goto(server.url + "/#/room/ZZZZZY")
-        page.wait_for_selector(".not-found h2")
-        assert page.locator(".not-found h2").inner_text() == "No room ZZZZZY"
+        assert page.locator(".not-found h2").inner_text() == "No room ZZZZZZ"
         assert "does not exist" in page.locator(".not-found p").inner_text()
         page.click(".not-found a.back-lobby")
         page.wait_for_selector(".create-btn")

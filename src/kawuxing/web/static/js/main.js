@@ -76,7 +76,7 @@ function route(at = null) {
       current = { kind: 'room-check', key, cleanup: null };
       api.room(code).then((r) => {
         if (!current || current.key !== key) return;
-        if (r.status === 404) { renderNoRoom(code); return; }
+        if (r.status === 404) { current.kind = 'no-room'; current.code = code; renderNoRoom(code); return; }
         toast(t('no_seat_here'), 'warn');
         location.replace(`#/join/${code}`);
       });
@@ -142,6 +142,7 @@ onLangChange(() => {
   if (current && current.kind === 'player') renderProfile(app, current.id);
   if (current && current.kind === 'leaderboard') renderLeaderboard(app);
   if (current && current.kind === 'login') renderLogin(app);
+  if (current && current.kind === 'no-room') renderNoRoom(current.code);
   if (current && current.kind === 'replay') {  // built anew in the language, at the same step
     const was = window.__kwxReplay && window.__kwxReplay.state;
     const at = was ? { step: was.step } : null;
