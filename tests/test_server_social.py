@@ -206,17 +206,24 @@ def test_no_countdown_message_without_a_pause(tmp_path):
     asyncio.run(main())
 
 
+async def watched_bot_room(manager):
+    """A one-hand room of three heuristic bots on CLAIM_WALL, watched by a spectator (a Sink)
+    from the start; its bots are scheduled."""
+    created = await manager.create_room(seats=["heuristic"] * 3, walls=[CLAIM_WALL],
+                                        options=SEAT0, hands=1)
+    room = manager.get(created["code"])
+    watcher = Sink()
+    await room.post(room.watch, watcher)
+    room.pacer.schedule()
+    return room, watcher
+
+
 def test_a_watched_room_of_bots_plays_at_a_pace_people_can_follow(tmp_path):
     """A room of bots nobody watches plays at full speed; while a spectator watches, its bots
     wait bot_delay (0.5 s here) before each move, as in a room with players."""
     async def main():
         async with server(tmp_path, bot_delay=0.5) as (manager, clock):
-            created = await manager.create_room(seats=["heuristic"] * 3, walls=[CLAIM_WALL],
-                                                options=SEAT0, hands=1)
-            room = manager.get(created["code"])
-            watcher = Sink()
-            await room.post(room.watch, watcher)
-            room.pacer.schedule()
+            room, watcher = await watched_bot_room(manager)
             await settle(room, clock)
             hand = room.match.hand
             moves = len(hand.actions)
@@ -239,12 +246,7 @@ def test_a_spectator_is_told_the_match_is_over(tmp_path):
     (totals and each hand's deltas: public once the hands have ended)."""
     async def main():
         async with server(tmp_path, bot_delay=0) as (manager, clock):
-            created = await manager.create_room(seats=["heuristic"] * 3, walls=[CLAIM_WALL],
-                                                options=SEAT0, hands=1)
-            room = manager.get(created["code"])
-            watcher = Sink()
-            await room.post(room.watch, watcher)
-            room.pacer.schedule()
+            room, watcher = await watched_bot_room(manager)
             for _ in range(200):
                 if room.finished:
                     break
