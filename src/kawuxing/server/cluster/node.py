@@ -22,7 +22,7 @@ from ..roomops import ROOM_OPS
 from ..tokens import normalize_code
 from .leases import Leases
 from .presence import Presence
-from .relay import Bus, Link, RemoteConn, close_refused
+from .relay import Bus, Link, RemoteConn, close_refused, stop_tasks
 from . import takeover
 
 log = logging.getLogger("kawuxing.server.cluster")
@@ -98,13 +98,7 @@ class ClusterNode:
 
     async def stop(self) -> None:
         """Stop the periodic work (before the rooms are stopped)."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await stop_tasks(self._tasks)
         self._tasks = []
 
     async def close(self) -> None:

@@ -41,6 +41,17 @@ def channel(me: str) -> str:
     return CHANNEL_PREFIX + me
 
 
+
+async def stop_tasks(tasks: list[asyncio.Task]) -> None:
+    """Cancel ``tasks`` and wait for each to end (what it raised while stopping is dropped)."""
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        try:
+            await task
+        except (asyncio.CancelledError, Exception):
+            pass
+
 class Bus:
     """This process's end of the channels. ``on_item(sender, item)`` is called for each item
     received, in order (it must not block: long work goes to a task). :meth:`send` queues an
@@ -160,13 +171,7 @@ class Bus:
     async def close(self) -> None:
         """Publish what is queued, stop the tasks, unsubscribe."""
         await self.flush()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):
-                pass
+        await stop_tasks(self._tasks)
         if self._pubsub is not None:
             try:
                 await self._pubsub.aclose()
