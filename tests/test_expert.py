@@ -12,7 +12,7 @@ from test_agents import TWIN_SEAT, TWINS, others_play, twin_hand
 from test_hints import run  # noqa: F401,F811  (the kawuxing hint runner fixture)
 
 from kawuxing.agents import make_agent
-from kawuxing.agents.expert import ExpertAgent, rank_actions
+from kawuxing.agents.expert import ExpertAgent, agent_choices, rank_actions
 from kawuxing.agents.expert.danger import discard_danger
 from kawuxing.agents.expert.brain import rank_value
 from kawuxing.agents.expert.table import DEFAULT_PARAMS, Table
@@ -136,6 +136,43 @@ def test_the_heuristic_decides_where_the_model_is_close():
         assert ExpertAgent().act(obs, legal) == (other if close else ranked[0].action)
         alone = ExpertAgent(params=replace(DEFAULT_PARAMS, heuristic_margin=0.0))
         assert alone.act(obs, legal) == ranked[0].action
+        # the hint's list (agent_choices) puts the played choice first, says why, and keeps
+        # the model's order for the rest
+        hint = agent_choices(obs, legal, explain=True)
+        assert hint[0].action == ExpertAgent().act(obs, legal)
+        second = [p for code, p in hint[0].reasons if code == "second"]
+        if close:
+            assert second == [{"gap": round(gap, 3), "best": ranked[0].action.to_json()}]
+            assert [c.action for c in hint[1:]] == [c.action for c in ranked if c.action != other]
+        else:
+            assert not second and [c.action for c in hint] == [c.action for c in ranked]
+
+
+def test_the_hint_is_what_the_agent_plays():
+    """Hints from the same brain: at every decision of two expert seats in whole hands, the
+    first choice of the table's hint (agent_choices with the engine's own 杠上炮 flag, as
+    server/hints.py asks it) is the action the agent plays, and it carries the ``second``
+    reason exactly when it is not the model's best (R13: both read the seat's Observation)."""
+    from kawuxing.engine import Hand
+
+    taken = decisions = 0
+    for seed in ("h1", "h2", "h3", "h4"):
+        hand = Hand.deal(RULES, 0, seed=seed, piao=[0, 0, 0], windows=False)
+        bots = [make_agent("expert"), make_agent("heuristic:3", "a"), make_agent("expert")]
+        while not hand.ended:
+            seat = hand.to_act()[0]
+            obs, legal = observe(hand, seat), hand.legal_actions(seat)
+            action = bots[seat].act(obs, legal)
+            if seat != 1 and len(legal) > 1:
+                hint = agent_choices(obs, legal, hand.seats[seat].kong_turn, explain=True)
+                model = rank_actions(obs, legal, hand.seats[seat].kong_turn)[0].action
+                assert hint[0].action == action
+                is_second = any(code == "second" for code, _ in hint[0].reasons)
+                assert is_second == (action != model)
+                taken += is_second
+                decisions += 1
+            hand.apply(action)
+    assert decisions >= 40 and taken >= 1
 
 
 def test_money_of_a_self_draw_and_of_a_declared_discard_win():
@@ -210,8 +247,10 @@ def test_expert_plays_legal_and_the_same_for_a_seed():
 # --------------------------------------------------------------------------------------------
 
 def test_cli_hint_ranks_by_expected_value(run):
-    """14 tiles: every choice with the expert's expected base units, best first; the 亮倒 of
-    test_a_declaration_that_pays ranks first, with its waits in the reasons."""
+    """14 tiles: every choice with the expert's expected base units, the agent's choice first,
+    the rest best first; the 亮倒 of test_a_declaration_that_pays ranks first, with its waits
+    in the reasons. Here the two 亮倒 discards are 0.07 apart and heuristic:3 discards 5s: the
+    agent plays that (its second opinion), and the hint says so."""
     rows = json.loads(run("123p 67p 12333s 5678s", "--json").stdout)
     assert rows[0]["rank"] == 1 and rows[0]["action"][1:3] in (["discard", "5s"],
                                                                ["discard", "8s"])
@@ -219,7 +258,13 @@ def test_cli_hint_ranks_by_expected_value(run):
     assert rows[0]["reasons"][0] == {"code": "ready", "waits": [["5p", 4, 2, 2],
                                                                 ["8p", 4, 2, 2]],
                                      "declared": True}
-    assert [r["ev"] for r in rows] == sorted((r["ev"] for r in rows), reverse=True)
+    assert rows[0]["action"][2] == "5s" and rows[1]["action"][1:4] == ["discard", "8s", "declare"]
+    second = [r for r in rows[0]["reasons"] if r["code"] == "second"]
+    assert second == [{"code": "second", "best": rows[1]["action"],
+                       "gap": pytest.approx(rows[1]["ev"] - rows[0]["ev"], abs=0.002)}]
+    assert 0 < second[0]["gap"] <= DEFAULT_PARAMS.heuristic_margin
+    assert "heuristic:3's choice" in rows[0]["text"]
+    assert [r["ev"] for r in rows[1:]] == sorted((r["ev"] for r in rows[1:]), reverse=True)
     assert len(rows) == 14  # 12 kinds held, 2 of them with 亮倒
     text = run("123p 67p 12333s 5678s").stdout
     assert "亮倒" in text and "expected" in text and "base units" in text

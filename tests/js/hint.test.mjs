@@ -73,10 +73,12 @@ test('every reason code and action verb in both languages', () => {
   const reasons = [
     { code: 'win', money: 16 }, { code: 'ready', waits: [], declared: false }, { code: 'kong', money: 4 },
     { code: 'pass' }, { code: 'piao', edge: -0.21 }, { code: 'forced' }, { code: 'danger', chance: 0.003, cost: 0.02 },
+    { code: 'second', gap: 0.314, best: [0, 'discard', '9m'] },
   ];
   setLang('zh');
   assert.deepEqual(reasons.map(reasonWords), ['现在就胡：16 底分', '听牌，但没有活张了', '杠钱 4 底分', '手牌不动',
-    '每漂一单位 -0.21 底分', '亮倒后摸什么打什么（R8.2）', '放炮危险 <1%（预计损失 0.02 底分）']);
+    '每漂一单位 -0.21 底分', '亮倒后摸什么打什么（R8.2）', '放炮危险 <1%（预计损失 0.02 底分）',
+    '简单机器人的选择，只比模型的最优低 0.31 底分：这么接近时专家机器人照它打']);
   assert.equal(actionWords([0, 'win'], 'turn'), '自摸');
   assert.equal(actionWords([0, 'win'], 'claim'), '胡');
   assert.equal(actionWords([0, 'win'], 'rob'), '抢杠胡');
@@ -90,7 +92,8 @@ test('every reason code and action verb in both languages', () => {
   setLang('en');
   assert.deepEqual(reasons.map(reasonWords), ['win now: 16 base units', 'ready, but no winning tile is left',
     'kong money 4 base units', 'keep the hand', '漂 edge -0.21 base units a unit',
-    'a declared hand discards its draw (R8.2)', 'danger <1% (expected loss 0.02 base units)']);
+    'a declared hand discards its draw (R8.2)', 'danger <1% (expected loss 0.02 base units)',
+    'the simple bot\'s choice, 0.31 base units below the model\'s best: that close, the expert plays it']);
   assert.equal(actionWords([0, 'win'], 'turn'), 'Self-draw 自摸');
   assert.equal(actionWords([1, 'pung', '5p'], 'claim'), 'Pung 碰 5 dots');
   assert.equal(actionWords([0, 'piao', 2], 'piao'), '漂 2');

@@ -61,7 +61,20 @@ class HeuristicAgent:
         self._kong_wall: int | None = None  # wall_left when this bot last chose a kong
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
-        """Win when legal; else choose 漂, claim, kong, declare or discard (module doc)."""
+        """Win when legal; else choose 漂, claim, kong, declare or discard (module doc). The
+        bot remembers its own kong to know that the next turn follows it (杠上炮, R9.1)."""
+        after_kong = (self._kong_wall is not None and obs.drawn is not None
+                      and obs.wall_left == self._kong_wall - 1)
+        self._kong_wall = None
+        action = self.decide(obs, legal, after_kong)
+        if action.verb in (KONG, CONCEALED_KONG, ADDED_KONG):
+            self._kong_wall = obs.wall_left
+        return action
+
+    def decide(self, obs: Observation, legal: list[Action], after_kong: bool = False) -> Action:
+        """What :meth:`act` plays, with the state it keeps given instead: ``after_kong`` when
+        this turn follows the seat's own kong (R9.1). Reads only ``obs`` (R13); keeps nothing
+        (the expert's second opinion and its hints ask it this way)."""
         by_verb: dict[str, list[Action]] = {}
         for a in legal:
             by_verb.setdefault(a.verb, []).append(a)
@@ -70,12 +83,8 @@ class HeuristicAgent:
         if PIAO in by_verb:
             return self._piao(obs, by_verb[PIAO])
         if obs.phase in ("claim", "rob"):
-            action = self._answer(obs, by_verb)
-        else:
-            action = self._turn(obs, by_verb)
-        if action.verb in (KONG, CONCEALED_KONG, ADDED_KONG):
-            self._kong_wall = obs.wall_left
-        return action
+            return self._answer(obs, by_verb)
+        return self._turn(obs, by_verb, after_kong)
 
     # --- 漂 (R11.1) ----------------------------------------------------------------------
     def _piao(self, obs: Observation, actions: list[Action]) -> Action:
@@ -98,10 +107,8 @@ class HeuristicAgent:
         return actions[0]
 
     # --- in one's turn -------------------------------------------------------------------
-    def _turn(self, obs: Observation, by_verb: dict[str, list[Action]]) -> Action:
-        after_kong = (self._kong_wall is not None and obs.drawn is not None
-                      and obs.wall_left == self._kong_wall - 1)
-        self._kong_wall = None
+    def _turn(self, obs: Observation, by_verb: dict[str, list[Action]],
+              after_kong: bool) -> Action:
         counts = list(obs.concealed)
         melds = _own_melds(obs)
         values = self.level >= 2

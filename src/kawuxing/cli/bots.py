@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from ..agents import bot_help
-from ..agents.expert import rank_actions
+from ..agents.expert import agent_choices
 from ..agents.hints import effective_tiles, wait_values
 from ..engine.legal import position_actions
 from ..engine.observation import position_observation
@@ -33,7 +33,8 @@ def hint(
 ) -> None:
     """Rank the choices of a hand by the expert's expected value in base units (14 tiles:
     discards, 亮倒, concealed kongs, with live tiles, value and danger), or show the shanten,
-    effective tiles and waits of 13."""
+    effective tiles and waits of 13. The first row is what the expert bot plays: its second
+    opinion (heuristic:3's choice when the model rates it nearly as high) says so."""
     try:
         ruleset = rules_from(rules, option)
         if not 0 <= wall <= 43:
@@ -76,7 +77,7 @@ def hint(
     for m in melds:
         seen[m.tile] -= m.size
     obs = position_observation(ruleset, counts, [(m.kind, m.tile) for m in melds], seen, wall)
-    choices = rank_actions(obs, position_actions(ruleset, counts, melds), explain=True)
+    choices = agent_choices(obs, position_actions(ruleset, counts, melds), explain=True)
     rows = [{"rank": i, **c.to_json()} for i, c in enumerate(choices, 1)]
     if as_json:
         print(json.dumps(rows, ensure_ascii=False))

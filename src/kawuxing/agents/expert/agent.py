@@ -1,15 +1,44 @@
-"""The expert agent: plays the first of :func:`.brain.rank_actions` (RULES.md R4-R11), or the
-heuristic's choice when the model rates it nearly as high (a second opinion, issue 11)."""
+"""The expert agent: plays the first of :func:`agent_choices` — the model's ranking
+(:func:`.brain.rank_actions`, RULES.md R4-R11) with the heuristic's choice put first when the
+model rates it nearly as high (a second opinion, issue 11). Hints show the same list."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ...engine.actions import Action
 from ...engine.state import TURN
 from ...engine.observation import Observation
 from ...melds import MELD_PUNG
 from ..heuristic import HeuristicAgent
-from .brain import rank_actions, rank_value
+from .brain import Choice, rank_actions, rank_value
 from .table import DEFAULT_PARAMS, Params
+
+
+def agent_choices(obs: Observation, legal: list[Action], after_kong: bool = False,
+                  explain: bool = False, params: Params = DEFAULT_PARAMS) -> list[Choice]:
+    """Every action of ``legal`` (never empty) ranked as :class:`ExpertAgent` plays, its
+    choice first: :func:`~.brain.rank_actions`, then the second opinion — where
+    ``heuristic:3``'s choice (:meth:`HeuristicAgent.decide` on the same Observation, R13,
+    and ``after_kong``, R9.1) differs from the model's best but is in the same pace class
+    (:func:`~.brain.rank_value`) and at most ``params.heuristic_margin`` base units below
+    it, that choice moves to the front with a reason ``second`` {gap: base units below the
+    model's best, best: the model's own best action as JSON}. The rest keep the model's
+    order. ``explain`` as in :func:`~.brain.rank_actions`."""
+    ranked = rank_actions(obs, legal, after_kong, explain, params)
+    if params.heuristic_margin <= 0 or len(ranked) < 2:
+        return ranked
+    second = HeuristicAgent(3).decide(obs, legal, after_kong)
+    if second == ranked[0].action:
+        return ranked
+    best = rank_value(ranked[0])
+    i, other = next((i, c) for i, c in enumerate(ranked) if c.action == second)
+    gap = best[1] - rank_value(other)[1]
+    if rank_value(other)[0] != best[0] or gap > params.heuristic_margin:
+        return ranked
+    taken = replace(other, reasons=other.reasons + (
+        ("second", {"gap": round(gap, 3), "best": ranked[0].action.to_json()}),))
+    return [taken] + ranked[:i] + ranked[i + 1:]
 
 
 class ExpertAgent:
@@ -22,37 +51,26 @@ class ExpertAgent:
     杠上开花, R9.1). ``seed`` is accepted like every agent's; the expert uses no randomness, so
     its play is the same for a seed.
 
-    Second opinion: with ``params.heuristic_margin`` > 0 a ``heuristic:3`` of the same seed
-    (:class:`~kawuxing.agents.heuristic.HeuristicAgent`, same Observation) is asked at every
-    decision too (it keeps its own state); when its choice differs from the model's best but
-    ranks in the same pace class (:func:`~.brain.rank_value`) and at most
-    ``heuristic_margin`` base units below it, the heuristic's choice is played. Where the
-    model's estimates are that close it is the noisier judge; the duplicate arena measured
-    the blend ahead of both bots alone (docs/bots.md).
+    Second opinion: with ``params.heuristic_margin`` > 0 it plays ``heuristic:3``'s choice
+    where the model rates it nearly as high (:func:`agent_choices`, the list hints show).
+    Where the model's estimates are that close it is the noisier judge; the duplicate arena
+    measured the blend ahead of both bots alone (docs/bots.md).
     """
 
     name = "expert"
 
     def __init__(self, seed: int | str | None = None, params: Params = DEFAULT_PARAMS) -> None:
         self.params = params
-        self._heuristic = HeuristicAgent(3, seed) if params.heuristic_margin > 0 else None
         self._kongs = 0
         self._wall = -1
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
-        """The best action of ``legal`` (:func:`rank_actions`, then the second opinion)."""
+        """The first action of :func:`agent_choices` for ``legal``."""
         if obs.wall_left > self._wall:  # a new hand
             self._kongs = 0
         kongs = sum(1 for kind, _ in obs.melds[obs.seat] if kind != MELD_PUNG)
         after_kong = obs.phase == TURN and obs.turn == obs.seat and kongs > self._kongs
         self._kongs, self._wall = kongs, obs.wall_left
-        second = self._heuristic.act(obs, legal) if self._heuristic else None
         if len(legal) == 1:
             return legal[0]
-        ranked = rank_actions(obs, legal, after_kong, params=self.params)
-        if second is not None and second != ranked[0].action:
-            best = rank_value(ranked[0])
-            other = rank_value(next(c for c in ranked if c.action == second))
-            if other[0] == best[0] and best[1] - other[1] <= self.params.heuristic_margin:
-                return second
-        return ranked[0].action
+        return agent_choices(obs, legal, after_kong, params=self.params)[0].action

@@ -34,7 +34,9 @@ class Choice:
 
     ``win`` {money}; ``ready`` {waits: [[tile, live, ×self-draw, ×discard]], declared};
     ``shanten`` {n, live}; ``danger`` {chance, cost}; ``kong`` {money}; ``declare`` {gain};
-    ``pass``; ``piao`` {edge}; ``forced`` (a declared hand discards its draw, R8.2).
+    ``pass``; ``piao`` {edge}; ``forced`` (a declared hand discards its draw, R8.2);
+    ``second`` {gap, best} (the agent plays heuristic:3's choice, rated ``gap`` base units
+    below the model's ``best``, :func:`~.agent.agent_choices`).
     """
 
     action: Action
@@ -68,6 +70,9 @@ class Choice:
                 parts.append(f"漂 edge {p['edge']:+.2f} a unit")
             elif code == "forced":
                 parts.append("a declared hand discards its draw (R8.2)")
+            elif code == "second":
+                parts.append(f"heuristic:3's choice, {p['gap']:.2f} below the model's best: "
+                             "that close, the expert plays it")
         return "; ".join(parts)
 
     def to_json(self) -> dict:

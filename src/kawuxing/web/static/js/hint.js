@@ -83,6 +83,7 @@ export function reasonWords(r) {
     case 'pass': return t('hint_pass');
     case 'piao': return t('hint_piao', { edge: signed(r.edge) });
     case 'forced': return t('hint_forced');
+    case 'second': return t('hint_second', { gap: units(r.gap) });
     default: return String(r.code);
   }
 }

@@ -661,6 +661,7 @@ export const en = {
   hint_pass: 'keep the hand',
   hint_piao: '漂 edge {edge} base units a unit',
   hint_forced: 'a declared hand discards its draw (R8.2)',
+  hint_second: 'the simple bot\'s choice, {gap} base units below the model\'s best: that close, the expert plays it',
   settlement: 'Settlement',
   fair_title: 'Fair deal',
   fair_commitment: 'commitment before the deal',

@@ -665,6 +665,7 @@ export const zh = {
   hint_pass: '手牌不动',
   hint_piao: '每漂一单位 {edge} 底分',
   hint_forced: '亮倒后摸什么打什么（R8.2）',
+  hint_second: '简单机器人的选择，只比模型的最优低 {gap} 底分：这么接近时专家机器人照它打',
   // settlement
   settlement: '结算',
   // the fair deal (docs/fairness.md)
