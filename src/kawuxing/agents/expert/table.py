@@ -46,8 +46,8 @@ class Params:
     - ``declared_pressure``: how much of the opponents' threat is left once I declare (they
       fold against a shown wait);
     - ``heuristic_margin``: base units within which the agent plays ``heuristic:3``'s choice
-      over the model's best (:class:`~.agent.ExpertAgent`'s second opinion; 0: never). Hints
-      (:func:`~.brain.rank_actions`) show the model's ranking alone.
+      over the model's best (:func:`~.agent.agent_choices`, the second opinion of the agent
+      and of its hints; 0: never).
     """
 
     ron_concealed: float = 0.45
