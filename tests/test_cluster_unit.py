@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -152,6 +153,69 @@ def test_the_bus_keeps_order_answers_calls_and_times_out_on_a_silent_owner(redis
         finally:
             await a.close()
             await b.close()
+    run(redis_server.url, body)
+
+
+class _Manager:
+    """What a :class:`ClusterNode` needs of a room manager to relay sockets (no room here)."""
+
+    def __init__(self) -> None:
+        self.rooms: dict = {}
+        self.cluster = None
+
+    def get(self, code):
+        return self.rooms.get(code)
+
+
+class _Socket:
+    """A relayed socket's connection: what the owner sent it, and whether it was closed."""
+
+    def __init__(self) -> None:
+        self.seat, self.closed, self.texts = None, False, []
+
+    def send_text(self, text: str) -> None:
+        self.texts.append(text)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed = True
+
+
+def test_a_takeover_is_announced_and_the_relayed_sockets_follow_at_once(redis_server):
+    """A process that took a room over says ``moved`` on the channel every process listens
+    on; a socket relayed elsewhere to the dead owner attaches to the new one (full view:
+    no hand, no last event) without waiting for the periodic look at the leases (which is
+    not running here), and the sender never gets its own broadcast back."""
+    from kawuxing.server.cluster.node import ClusterNode
+
+    async def body(client):
+        heard: list[tuple[str, dict]] = []
+        new = Bus(client, "new#2", lambda sender, item: heard.append((sender, item)))
+        node = ClusterNode(client, _Manager(), "relay")
+        await new.start()
+        await node.bus.start()
+        try:
+            socket = _Socket()
+            hello = SimpleNamespace(token="tok", hand=0, last_event=7)
+            link = node.link(socket, "ROOM1", "dead#1", hello)  # the owner that died
+            other = node.link(_Socket(), "ROOM2", "dead#1", hello)  # another room
+            await client.set(lease_key("ROOM1"), "new#2")  # taken over by new#2
+            await client.set(lease_key("ROOM2"), "new#2")
+            await asyncio.sleep(0.3)
+            assert link.owner == "dead#1" and heard == []  # nothing follows by itself
+            new.broadcast({"t": "moved", "rooms": ["ROOM1"]})
+            for _ in range(100):
+                if heard:
+                    break
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.2)
+            assert heard == [(node.me, {"t": "attach", "c": link.cid, "room": "ROOM1",
+                                        "hello": {"token": "tok", "hand": None,
+                                                  "last_event": None}})]
+            assert link.owner == "new#2" and link.resumed and not socket.closed
+            assert other.owner == "dead#1"  # only the rooms named moved
+        finally:
+            await node.bus.close()
+            await new.close()
     run(redis_server.url, body)
 
 

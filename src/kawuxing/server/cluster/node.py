@@ -53,6 +53,8 @@ class ClusterNode:
         self.remote: dict[tuple[str, str], RemoteConn] = {}
         self.links: dict[str, Link] = {}
         self.lock = asyncio.Lock()  # one takeover at a time
+        self.taking: set[str] = set()  # rooms being claimed and rebuilt here now
+        self._rerouting = asyncio.Lock()  # one :meth:`reroute` at a time
         self.free_since: dict[str, float] = {}  # room -> when first seen without an owner
         self.scans = 0  # takeover scans so far (:func:`.takeover.scan`)
         self._tasks: list[asyncio.Task] = []
@@ -171,11 +173,14 @@ class ClusterNode:
         return owner
 
     async def _loaded(self, code: str):
-        """The room once in memory (it may be being rebuilt), or None after ``LOAD_WAIT``."""
+        """The room once in memory (it may be being claimed or rebuilt), or None after
+        ``LOAD_WAIT`` (or at once when this process is not taking it)."""
         deadline = asyncio.get_running_loop().time() + LOAD_WAIT
         while True:
             room = self.manager.get(code)
-            if room is not None or code not in self.leases.held:
+            # (``taking``: an attach may come from a process that read our lease before the
+            # claim's answer reached us)
+            if room is not None or (code not in self.leases.held and code not in self.taking):
                 return room
             if asyncio.get_running_loop().time() > deadline:
                 return None
@@ -269,6 +274,10 @@ class ClusterNode:
                 self._detach(conn)
         elif kind == "call":
             asyncio.get_running_loop().create_task(self._call(sender, item))
+        elif kind == "moved":
+            rooms = {normalize_code(str(c)) for c in item.get("rooms", [])}
+            if any(link.code in rooms for link in self.links.values()):
+                asyncio.get_running_loop().create_task(self._follow(rooms))
 
     async def _attach(self, conn: RemoteConn, hello: dict | None) -> None:
         room = await self._loaded(conn.code)
@@ -338,28 +347,46 @@ class ClusterNode:
         for link in list(self.links.values()):
             link.resync()
 
-    async def reroute(self) -> None:
+    def moved(self, codes: list[str]) -> None:
+        """Rooms ``codes`` were just taken over here: every process is told (``moved``) and
+        the sockets relayed for them, there and here, follow at once (:meth:`reroute`)."""
+        if codes:
+            self.bus.broadcast({"t": "moved", "rooms": list(codes)})
+            asyncio.get_running_loop().create_task(self._follow(set(codes)))
+
+    async def _follow(self, rooms: set[str]) -> None:
+        try:
+            await self.reroute(rooms)
+        except Exception as exc:  # the periodic reroute tries again
+            log.warning("cluster: following rooms %s failed: %r", sorted(rooms), exc)
+
+    async def reroute(self, rooms: set[str] | None = None) -> None:
         """Sockets relayed to an owner that has changed (a takeover) attach to the new one,
         with the full view (the client resyncs by version as on a reconnect); a socket whose
         owner has said nothing ``ATTACH_WAIT`` seconds after the attach (lost on the way)
-        attaches again."""
-        links = [link for link in self.links.values() if not link.conn.closed]
-        if not links:
-            return
-        owners = await self.leases.owners([link.code for link in links])
-        now = time.monotonic()
-        for link, owner in zip(links, owners):
-            if (owner is not None and owner == link.owner and owner != self.me
-                    and not link.heard and now - link.opened > ATTACH_WAIT):
-                log.info("cluster: socket %s of room %s: no answer from %s; attaching again",
-                         link.cid, link.code, owner)
-                link.open(owner, resume=link.resumed)
-            elif owner is not None and owner != link.owner and not link.conn.closed:
-                if owner == self.me and self.manager.get(link.code) is None:
-                    continue  # still being rebuilt here: next time
-                log.info("cluster: socket %s of room %s follows it to %s", link.cid,
-                         link.code, owner)
-                link.open(owner, resume=True)
+        attaches again. ``rooms``: only the sockets of those rooms (default every one).
+        One at a time (the periodic one and those after a ``moved``)."""
+        async with self._rerouting:
+            links = [link for link in self.links.values() if not link.conn.closed
+                     and (rooms is None or link.code in rooms)]
+            if not links:
+                return
+            owners = await self.leases.owners([link.code for link in links])
+            now = time.monotonic()
+            for link, owner in zip(links, owners):
+                if owner is None or self.links.get(link.cid) is not link or link.conn.closed:
+                    continue  # (closed meanwhile: attaching it would hold its seat)
+                if (owner == link.owner and owner != self.me and not link.heard
+                        and now - link.opened > ATTACH_WAIT):
+                    log.info("cluster: socket %s of room %s: no answer from %s; attaching "
+                             "again", link.cid, link.code, owner)
+                    link.open(owner, resume=link.resumed)
+                elif owner != link.owner:
+                    if owner == self.me and self.manager.get(link.code) is None:
+                        continue  # still being rebuilt here: next time
+                    log.info("cluster: socket %s of room %s follows it to %s", link.cid,
+                             link.code, owner)
+                    link.open(owner, resume=True)
 
 
 async def _close(client) -> None:

@@ -1,8 +1,10 @@
 """The pub/sub channels between the processes of a cluster (issue 17).
 
-Every process listens on one Redis channel, ``kwx:bus:ME`` (``ME`` its incarnation id).
-What goes over it, in order per sender, batched per event-loop turn as one JSON envelope
-``{"f": sender, "i": [item, ...]}``:
+Every process listens on its own Redis channel, ``kwx:bus:ME`` (``ME`` its incarnation id),
+and on one that every process listens on, ``kwx:bus:*`` (:meth:`Bus.broadcast`: a process
+that has just taken rooms over says so, ``moved``, and the sockets relayed for them follow at
+once instead of at the next look at the leases). What goes over them, in order per sender,
+batched per event-loop turn as one JSON envelope ``{"f": sender, "i": [item, ...]}``:
 
 - a socket served here for a room owned elsewhere (a :class:`Link`) sends the owner
   ``attach`` (the seat's hello, or a spectator's watch), each client message (``msg``, the
@@ -33,6 +35,7 @@ from ..errors import RoomError
 
 log = logging.getLogger("kawuxing.server.cluster")
 CHANNEL_PREFIX = "kwx:bus:"
+EVERYONE = "*"  # the target of :meth:`Bus.broadcast` (channel ``kwx:bus:*``)
 CALL_TIMEOUT = 5.0  # seconds a forwarded HTTP request waits for the owner's answer
 
 
@@ -71,7 +74,7 @@ class Bus:
     async def start(self) -> None:
         """Subscribe to this process's channel and start the listening and sending tasks."""
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(channel(self.me))
+        await self._pubsub.subscribe(channel(self.me), channel(EVERYONE))
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(), name="kawuxing-bus-listen"),
                        loop.create_task(self._send(), name="kawuxing-bus-send")]
@@ -80,6 +83,11 @@ class Bus:
         """Queue ``item`` for process ``target`` (never blocks)."""
         self.pending.setdefault(target, []).append(item)
         self._wake.set()
+
+    def broadcast(self, item: dict) -> None:
+        """Queue ``item`` for every other process (never blocks; this process's own
+        broadcasts are not handed back to it)."""
+        self.send(EVERYONE, item)
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait (at most ``timeout`` s) until what is queued has been published."""
@@ -123,6 +131,8 @@ class Bus:
                 sender, items = envelope["f"], envelope["i"]
             except (ValueError, KeyError, TypeError):
                 log.warning("cluster: a message on the bus that is not an envelope")
+                continue
+            if sender == self.me:  # our own broadcast
                 continue
             for item in items:
                 try:

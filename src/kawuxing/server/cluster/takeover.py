@@ -12,7 +12,10 @@ their clients reconnect to the new owner — without writing anything more. And 
 
 1. sends its heartbeat and reads who is alive; sockets relayed here by processes that died
    are disconnected from their rooms (their players get the drop grace, then 托管);
-2. moves the sockets it relays whose room changed owner to the new owner (full view);
+2. moves the sockets it relays whose room changed owner to the new owner (full view) — a
+   process that takes rooms over also tells every process at once (``moved`` on the channel
+   all listen on, :meth:`ClusterNode.moved <.node.ClusterNode.moved>`), so that these
+   sockets need not wait for this look at the leases, which stays for a lost ``moved``;
 3. takes over rooms that have no owner (in the rooms set, no lease): the least loaded live
    process takes them at once, the others only once they have been free for two
    intervals (so that one process does not race another for every room).
@@ -92,20 +95,25 @@ async def take(node, codes: list[str]) -> int:
     manager = node.manager
     async with node.lock:
         codes = [c for c in codes if manager.get(c) is None and c not in node.leases.held]
-        won = await node.leases.claim(codes)
-        if not won:
-            return 0
-        started = time.perf_counter()
+        node.taking.update(codes)
         try:
-            count = await manager.restore(codes=won)
-        except Exception:
+            won = await node.leases.claim(codes)
+            if not won:
+                return 0
+            started = time.perf_counter()
+            try:
+                count = await manager.restore(codes=won)
+            except Exception:
+                for code in won:
+                    node.leases.held.pop(code, None)  # expires; tried again
+                raise
             for code in won:
-                node.leases.held.pop(code, None)  # expires; tried again
-            raise
-        for code in won:
-            if manager.get(code) is None:
-                await node.leases.release(code, forget=True)
-            node.free_since.pop(code, None)
+                if manager.get(code) is None:
+                    await node.leases.release(code, forget=True)
+                node.free_since.pop(code, None)
+        finally:
+            node.taking.difference_update(codes)
+    node.moved([c for c in won if manager.get(c) is not None])
     if count:
         log.info("cluster: took over %d room(s) in %.0f ms", count,
                  1000 * (time.perf_counter() - started))
