@@ -149,7 +149,9 @@ def test_a_room_made_through_one_process_is_played_through_the_others(scratch_db
 def test_the_owner_killed_mid_hand_the_room_resumes_elsewhere(scratch_db, cluster):
     cluster.revive()
     n0, n1, n2 = cluster.nodes
-    code, t0 = create(n0, ["human"] * 3, hands=1, nickname="k0")
+    # two hands: a first hand that ends within a dozen actions (a quick win) does not end
+    # the match before the kill; the kill comes in whichever hand is then being played
+    code, t0 = create(n0, ["human"] * 3, hands=2, nickname="k0")
     t1, t2 = join(n1, code, "k1"), join(n2, code, "k2")
     # the process that owns the room (not the first one listed: wait_owned names every live
     # process, with its count, and the room is made on the least loaded one)
@@ -199,7 +201,7 @@ def test_the_owner_killed_mid_hand_the_room_resumes_elsewhere(scratch_db, cluste
     # sockets relayed through the survivors were never dropped
     assert seats[0].reconnects >= 1 and seats[1].reconnects == seats[2].reconnects == 0
     assert sum(len(c.acked) for c in seats) > before["acked"]
-    check_room(scratch_db, code, seats, hands=1)
+    check_room(scratch_db, code, seats, hands=2)
     # the finished room reads the same through every live process
     for node in cluster.alive():
         status, info = http("GET", f"{node.url}/api/rooms/{code}")
