@@ -249,8 +249,9 @@ def test_expert_plays_legal_and_the_same_for_a_seed():
 def test_cli_hint_ranks_by_expected_value(run):
     """14 tiles: every choice with the expert's expected base units, the agent's choice first,
     the rest best first; the 亮倒 of test_a_declaration_that_pays ranks first, with its waits
-    in the reasons. Here the two 亮倒 discards are 0.07 apart and heuristic:3 discards 5s: the
-    agent plays that (its second opinion), and the hint says so."""
+    in the reasons. The two 亮倒 discards are 0.07 apart and heuristic:3 would discard 5s, but
+    the model decides 亮倒 alone (Params.declare_margin 0): 8s first. In a hand where the
+    second opinion decides, the first row says so."""
     rows = json.loads(run("123p 67p 12333s 5678s", "--json").stdout)
     assert rows[0]["rank"] == 1 and rows[0]["action"][1:3] in (["discard", "5s"],
                                                                ["discard", "8s"])
@@ -258,14 +259,22 @@ def test_cli_hint_ranks_by_expected_value(run):
     assert rows[0]["reasons"][0] == {"code": "ready", "waits": [["5p", 4, 2, 2],
                                                                 ["8p", 4, 2, 2]],
                                      "declared": True}
-    assert rows[0]["action"][2] == "5s" and rows[1]["action"][1:4] == ["discard", "8s", "declare"]
-    second = [r for r in rows[0]["reasons"] if r["code"] == "second"]
-    assert second == [{"code": "second", "best": rows[1]["action"],
-                       "gap": pytest.approx(rows[1]["ev"] - rows[0]["ev"], abs=0.002)}]
+    assert DEFAULT_PARAMS.declare_margin == 0
+    assert rows[0]["action"][2] == "8s" and rows[1]["action"][1:4] == ["discard", "5s", "declare"]
+    assert [r["ev"] for r in rows] == sorted((r["ev"] for r in rows), reverse=True)
+    assert not any(r["code"] == "second" for row in rows for r in row["reasons"])
+    obs, legal = position("123p 67p 12333s 5678s")
+    other = HeuristicAgent(3).decide(obs, legal)
+    assert other.declare and other.tile == K["5s"]  # within heuristic_margin, not taken
+    assert ExpertAgent().act(obs, legal) == rank_actions(obs, legal)[0].action != other
+    assert len(rows) == 14
+    close = json.loads(run("3s 3s 3p 3s 5s 3p 4s 6s 7z 9p 4p 7p 6p 4p", "--json").stdout)
+    second = [r for r in close[0]["reasons"] if r["code"] == "second"]
+    assert second == [{"code": "second", "best": close[1]["action"],
+                       "gap": pytest.approx(close[1]["ev"] - close[0]["ev"], abs=0.002)}]
     assert 0 < second[0]["gap"] <= DEFAULT_PARAMS.heuristic_margin
-    assert "heuristic:3's choice" in rows[0]["text"]
-    assert [r["ev"] for r in rows[1:]] == sorted((r["ev"] for r in rows[1:]), reverse=True)
-    assert len(rows) == 14  # 12 kinds held, 2 of them with 亮倒
+    assert "heuristic:3's choice" in close[0]["text"]
+    assert [r["ev"] for r in close[1:]] == sorted((r["ev"] for r in close[1:]), reverse=True)  # 12 kinds held, 2 of them with 亮倒
     text = run("123p 67p 12333s 5678s").stdout
     assert "亮倒" in text and "expected" in text and "base units" in text
     # --wall changes the race: with one draw left the declared race is worth less

@@ -22,9 +22,9 @@ def agent_choices(obs: Observation, legal: list[Action], after_kong: bool = Fals
     ``heuristic:3``'s choice (:meth:`HeuristicAgent.decide` on the same Observation, R13,
     and ``after_kong``, R9.1) differs from the model's best but is in the same pace class
     (:func:`~.brain.rank_value`) and at most ``params.heuristic_margin`` base units below
-    it, that choice moves to the front with a reason ``second`` {gap: base units below the
-    model's best, best: the model's own best action as JSON}. The rest keep the model's
-    order. ``explain`` as in :func:`~.brain.rank_actions`."""
+    it (``params.declare_margin`` where either is a 亮倒, R8.1), that choice moves to the
+    front with a reason ``second`` {gap: base units below the model's best, best: the
+    model's own best action as JSON}. The rest keep the model's order. ``explain`` as in :func:`~.brain.rank_actions`."""
     ranked = rank_actions(obs, legal, after_kong, explain, params)
     if params.heuristic_margin <= 0 or len(ranked) < 2:
         return ranked
@@ -34,7 +34,9 @@ def agent_choices(obs: Observation, legal: list[Action], after_kong: bool = Fals
     best = rank_value(ranked[0])
     i, other = next((i, c) for i, c in enumerate(ranked) if c.action == second)
     gap = best[1] - rank_value(other)[1]
-    if rank_value(other)[0] != best[0] or gap > params.heuristic_margin:
+    margin = (params.declare_margin if second.declare or ranked[0].action.declare
+              else params.heuristic_margin)
+    if rank_value(other)[0] != best[0] or gap > margin or margin <= 0:
         return ranked
     taken = replace(other, reasons=other.reasons + (
         ("second", {"gap": round(gap, 3), "best": ranked[0].action.to_json()}),))

@@ -47,7 +47,9 @@ class Params:
       fold against a shown wait);
     - ``heuristic_margin``: base units within which the agent plays ``heuristic:3``'s choice
       over the model's best (:func:`~.agent.agent_choices`, the second opinion of the agent
-      and of its hints; 0: never).
+      and of its hints; 0: never);
+    - ``declare_margin``: the same where the model's best or the heuristic's choice is a 亮倒
+      (R8.1): 0, the model decides 亮倒 alone (measured, docs/bots.md).
     """
 
     ron_concealed: float = 0.45
@@ -61,6 +63,7 @@ class Params:
     declare_bonus: float = 0.8
     pung_bonus: float = 0.8
     heuristic_margin: float = 0.5
+    declare_margin: float = 0.0
 
 
 DEFAULT_PARAMS = Params()
