@@ -657,6 +657,17 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
         return out
 
     def check(step, seat):
+        try:
+            compare(step, seat)
+        except AssertionError:  # an intermittent CI failure: keep what the page drew and why
+            ARTIFACTS.mkdir(exist_ok=True)
+            board = page.evaluate("() => document.querySelector('.replay .board').outerHTML")
+            (ARTIFACTS / "replay-frames-failure.json").write_text(json.dumps(
+                {"step": step, "seat": seat, "record": record, "frame": frames[seat][step],
+                 "drawn": drawn_on_page(), "board": board}, ensure_ascii=False))
+            raise
+
+    def compare(step, seat):
         view = frames[seat][step]["view"]
         if seat is None:  # drawn with seat 0 at the bottom
             view = dict(view, seat=0, hand=view["seats"][0]["revealed"],
