@@ -264,11 +264,11 @@ def check_step(env) -> None:
             assert not env.observe(other)["action_mask"].any()
 
 
-@pytest.mark.parametrize("preset", ALL_PRESETS)
-def test_every_legal_action_maps_to_one_index_and_back(preset):
-    rules = RuleSet.preset(preset)
-    env = aec_env(rules, seed=7)
-    for hand in range(2):
+def heuristic_steps(env, rules: RuleSet, hands: int = 3):
+    """Play ``hands`` hands of the AEC ``env`` with a heuristic:2 bot at every seat (dead
+    agents stepped with None); yield the agent to act before each of its steps, and None
+    once a hand has ended."""
+    for hand in range(hands):
         env.reset()
         bots = [make_agent("heuristic:2", f"{hand}/{s}") for s in range(3)]
         while env.agents:
@@ -276,10 +276,20 @@ def test_every_legal_action_maps_to_one_index_and_back(preset):
             if env.terminations[agent]:
                 env.step(None)
                 continue
-            check_step(env)
+            yield agent
             seat = env.possible_agents.index(agent)
             chosen = bots[seat].act(observe(env.hand, seat), env.hand.legal_actions(seat))
             env.step(action_index(chosen, env.hand.seats[seat].concealed, rules))
+        yield None
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_every_legal_action_maps_to_one_index_and_back(preset):
+    rules = RuleSet.preset(preset)
+    env = aec_env(rules, seed=7)
+    for agent in heuristic_steps(env, rules, 2):
+        if agent is not None:
+            check_step(env)
 
 
 def test_face_down_choices_and_piao_have_their_own_indices():
@@ -391,23 +401,15 @@ def test_tensor_is_the_table_cell_by_cell(preset):
     every seat's tensor is the documented one."""
     rules = RuleSet.preset(preset)
     env = aec_env(rules, seed=11)
-    for hand in range(3):
-        env.reset()
-        bots = [make_agent("heuristic:2", f"{hand}/{s}") for s in range(3)]
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent]:
-                env.step(None)
-                continue
-            for seat in range(3):
-                obs = observe(env.hand, seat)
-                assert np.array_equal(planes.observation_tensor(obs), reference_tensor(obs))
-                shown = own_shown(env.hand, seat)
-                assert np.array_equal(env.observe(env.possible_agents[seat])["observation"],
-                                      reference_tensor(obs, shown, (env.hand.deltas, 0, 0)))
-            seat = env.possible_agents.index(agent)
-            chosen = bots[seat].act(observe(env.hand, seat), env.hand.legal_actions(seat))
-            env.step(action_index(chosen, env.hand.seats[seat].concealed, rules))
+    for agent in heuristic_steps(env, rules):
+        if agent is None:
+            continue
+        for seat in range(3):
+            obs = observe(env.hand, seat)
+            assert np.array_equal(planes.observation_tensor(obs), reference_tensor(obs))
+            shown = own_shown(env.hand, seat)
+            assert np.array_equal(env.observe(env.possible_agents[seat])["observation"],
+                                  reference_tensor(obs, shown, (env.hand.deltas, 0, 0)))
 
 
 def test_piao_modes_fixed_and_first_hand():
@@ -498,38 +500,29 @@ def test_own_declaration_is_in_the_own_shown_row():
     rules = RuleSet.preset("suizhou")
     env = aec_env(rules, seed=11)
     checked = face_down = 0
-    for hand in range(3):
-        env.reset()
-        bots = [make_agent("heuristic:2", f"{hand}/{s}") for s in range(3)]
-        while env.agents:
-            agent = env.agent_selection
-            if env.terminations[agent]:
-                env.step(None)
-                continue
-            assert env.hand.phase != "ended"
+    for agent in heuristic_steps(env, rules):
+        if agent is None:  # the hand has ended: row 10 is the whole concealed hand
             for seat in range(3):
-                row = env.observe(env.possible_agents[seat])["observation"][planes.SEAT_BASE
-                                                                           + planes.SHOWN_ROW]
-                state = env.hand.seats[seat]
-                if not state.declared:
-                    assert not row.any()
-                    continue
-                other = (seat + 1) % 3  # seat is the next seat's r = 2
-                seen = env.observe(env.possible_agents[other])["observation"][
-                    planes.SEAT_BASE + 2 * planes.SEAT_PLANES + planes.SHOWN_ROW]
-                assert row.tolist() == seen.tolist() and row.sum() > 0
-                assert row.sum() == sum(state.concealed) - observe(env.hand, seat).hidden_tiles[
-                    seat] - (state.drawn is not None and env.hand.current == seat) - (
-                    env.hand.phase == "rob" and env.hand.pending.seat == seat)
-                checked += 1
-                face_down += bool(state.hidden)
-            seat = env.possible_agents.index(agent)
-            chosen = bots[seat].act(observe(env.hand, seat), env.hand.legal_actions(seat))
-            env.step(action_index(chosen, env.hand.seats[seat].concealed, rules))
-        # once the hand has ended, row 10 is the whole concealed hand (as for the others)
+                row = env.observe(env.possible_agents[seat])["observation"][10]
+                assert row.tolist() == env.hand.seats[seat].concealed
+            continue
+        assert env.hand.phase != "ended"
         for seat in range(3):
-            row = env.observe(env.possible_agents[seat])["observation"][10]
-            assert row.tolist() == env.hand.seats[seat].concealed
+            row = env.observe(env.possible_agents[seat])["observation"][planes.SEAT_BASE
+                                                                       + planes.SHOWN_ROW]
+            state = env.hand.seats[seat]
+            if not state.declared:
+                assert not row.any()
+                continue
+            other = (seat + 1) % 3  # seat is the next seat's r = 2
+            seen = env.observe(env.possible_agents[other])["observation"][
+                planes.SEAT_BASE + 2 * planes.SEAT_PLANES + planes.SHOWN_ROW]
+            assert row.tolist() == seen.tolist() and row.sum() > 0
+            assert row.sum() == sum(state.concealed) - observe(env.hand, seat).hidden_tiles[
+                seat] - (state.drawn is not None and env.hand.current == seat) - (
+                env.hand.phase == "rob" and env.hand.pending.seat == seat)
+            checked += 1
+            face_down += bool(state.hidden)
     assert checked > 50 and face_down > 0
 
 
