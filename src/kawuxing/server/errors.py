@@ -30,3 +30,13 @@ class RoomError(Exception):
     def detail(self) -> dict:
         """The ``detail`` of the HTTP error body: ``{"code", "message"}``."""
         return {"code": self.code, "message": self.message}
+
+
+class RoomMoved(RoomError):
+    """The room object asked has stopped serving (its process handed it over or is
+    shutting down, issue 17): 503 ``owner_unavailable``; a socket is closed with 1012 so that
+    its client reconnects (to wherever the room is served now)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(503, f"room {code} is moving between server processes; try again "
+                              "in a few seconds", "owner_unavailable")

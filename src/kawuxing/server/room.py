@@ -46,7 +46,7 @@ from .clock import Clock
 from .config import ServerConfig
 from .db import Store
 from .ended import compact
-from .errors import RoomError
+from .errors import RoomError, RoomMoved
 from .fairdeal import FairDeal
 from .hints import seat_hint
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
@@ -96,6 +96,10 @@ class Room(Actor):
     """
 
     quiet = (RoomError,)
+
+    def stopped_error(self) -> RoomMoved:
+        """A stopped room refuses every command: 503 ``owner_unavailable`` (issue 17)."""
+        return RoomMoved(self.code)
 
     def __init__(self, code: str, preset: str, options: dict, rules: RuleSet,
                  settings: RoomSettings, store: Store, config: ServerConfig, clock: Clock,

@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
 from .connection import WsConnection
-from .errors import RoomError
+from .errors import RoomError, RoomMoved
 from .guard import client_ip, origin_allowed
 from .ratelimit import TokenBucket
 
@@ -74,6 +74,9 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
         if isinstance(hello, protocol.Watch):
             try:
                 await room.post(room.watch, conn)
+            except RoomMoved:  # handed over meanwhile (issue 17): reconnect
+                conn.close(protocol.CLOSE_RESTART, "the room moved; reconnect")
+                return
             except RoomError as exc:
                 conn.send(protocol.error(exc.code, exc.message))
                 conn.close(protocol.CLOSE_POLICY, "no more spectators")
@@ -83,6 +86,9 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
             return
         try:
             await room.post(room.attach, conn, hello.token, hello.hand, hello.last_event)
+        except RoomMoved:  # handed over while the hello came (issue 17): reconnect
+            conn.close(protocol.CLOSE_RESTART, "the room moved; reconnect")
+            return
         except RoomError as exc:
             conn.send(protocol.error("bad_token", exc.message))
             conn.close(protocol.CLOSE_BAD_TOKEN, "bad token")

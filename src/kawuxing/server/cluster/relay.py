@@ -31,7 +31,7 @@ import uuid
 from typing import Any, Callable
 
 from .. import protocol
-from ..errors import RoomError
+from ..errors import RoomError, RoomMoved
 
 log = logging.getLogger("kawuxing.server.cluster")
 CHANNEL_PREFIX = "kwx:bus:"
@@ -303,7 +303,9 @@ def close_refused(conn, future: asyncio.Future, watching: bool) -> None:
     exc = future.exception()
     if exc is None:
         return
-    if isinstance(exc, RoomError):
+    if isinstance(exc, RoomMoved):  # the room stopped here meanwhile: reconnect
+        conn.close(protocol.CLOSE_RESTART, "the room moved; reconnect")
+    elif isinstance(exc, RoomError):
         if watching:
             conn.send(protocol.error(exc.code, exc.message))
             conn.close(protocol.CLOSE_POLICY, "no more spectators")
