@@ -92,6 +92,45 @@ def test_an_owner_that_stops_renewing_stops_acting_before_another_can_take_the_r
     run(redis_server.url, body)
 
 
+def test_the_keeper_renews_while_the_event_loop_is_blocked_and_stops_when_it_stalls(
+        redis_server):
+    """Leases renewed from the keeper's thread (issue 17): an event loop blocked for twice
+    the lease's time to live keeps its room (the async renewal alone would have lost it);
+    a loop silent for ``stall_after`` renews nothing more, so the lease runs out and another
+    process may take the room; a lease taken meanwhile is handed to the loop to drop."""
+    from kawuxing.server.cluster.keeper import Keeper
+
+    async def body(client):
+        loop = asyncio.get_running_loop()
+        a, b = Leases(client, "a#1", ttl_ms=400, margin_ms=150), Leases(client, "b#1")
+        presence = Presence(client, "a#1", "a", ttl_ms=400)
+        lost: list[list[str]] = []
+        keeper = Keeper(redis_server.url, a, presence, lambda: 2, lost.append, loop,
+                        every=0.1, stall_after=1.5)
+        await a.claim(["R1", "R2"])
+        keeper.start()
+        try:
+            time.sleep(0.8)  # the loop is blocked: no task of it runs
+            assert a.valid("R1") and a.valid("R2") and keeper.renewals >= 4
+            assert await b.claim(["R1"]) == []
+            assert [n["me"] for n in await presence.nodes()] == ["a#1"]
+            await client.set(lease_key("R2"), "b#1")  # taken (as after an expiry)
+            deadline = time.monotonic() + 2
+            while not lost and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)  # call_soon_threadsafe runs it in the loop
+            assert lost == [["R2"]] and list(a.held) == ["R1"]
+            keeper.touch()
+            time.sleep(1.0)  # silent for less than stall_after: still renewed
+            assert a.valid("R1") and not keeper.stalled
+            time.sleep(1.2)  # now silent for 2.2 s > 1.5 s: no more renewals
+            assert keeper.stalled and not a.valid("R1")
+            assert await b.claim(["R1"]) == ["R1"]
+            assert await presence.nodes() == []  # nor heartbeats
+        finally:
+            keeper.stop()
+    run(redis_server.url, body)
+
+
 def test_leases_refuse_a_margin_not_shorter_than_the_ttl(redis_server):
     async def body(client):
         with pytest.raises(ValueError, match="margin_ms"):

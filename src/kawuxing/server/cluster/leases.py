@@ -15,10 +15,14 @@ the time just *before* its last successful renewal was sent plus ``ttl_ms`` minu
 arrived, so the local deadline passes strictly before another process can take the room:
 a process that was paused, or cut off from Redis, stops acting for its rooms before anyone
 else starts (:meth:`Leases.valid`, checked before every write of a room).
+
+A server renews from a thread of its own (:mod:`.keeper`, :meth:`Leases.renew_sync`), so a
+busy event loop does not lose its leases; ``held`` is changed under ``lock`` by both.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Iterable
 
@@ -41,7 +45,7 @@ end
 return won
 """
 # KEYS: leases; ARGV: me, ttl. Returns 1 (renewed) / 0 (lost) each.
-_RENEW = """
+RENEW_SCRIPT = _RENEW = """
 local kept = {}
 for i, key in ipairs(KEYS) do
   if redis.call('GET', key) == ARGV[1] then
@@ -80,6 +84,7 @@ class Leases:
         self.redis, self.me, self.ttl_ms, self.margin_ms = redis, me, ttl_ms, margin_ms
         self.reader = reader or redis  # for the look-ups (:meth:`owners`, :meth:`rooms`)
         self.held: dict[str, float] = {}
+        self.lock = threading.Lock()  # held is changed by the event loop and the keeper
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
@@ -103,8 +108,9 @@ class Leases:
         won = await self._claim(keys=[lease_key(c) for c in codes],
                                 args=[self.me, self.ttl_ms, *codes])
         out = [c for c, w in zip(codes, won) if int(w)]
-        for code in out:
-            self.held[code] = self._deadline(sent)
+        with self.lock:
+            for code in out:
+                self.held[code] = self._deadline(sent)
         return out
 
     async def renew(self) -> list[str]:
@@ -116,21 +122,42 @@ class Leases:
             return []
         sent = time.monotonic()
         kept = await self._renew(keys=[lease_key(c) for c in codes], args=[self.me, self.ttl_ms])
+        return self._renewed(codes, kept, sent)
+
+    def renew_sync(self, client, script=None) -> list[str]:
+        """:meth:`renew` through ``client``, a synchronous ``redis.Redis`` (the keeper's
+        thread); ``script``: ``client.register_script(RENEW_SCRIPT)``, made once by the
+        caller. Returns the codes lost."""
+        codes = list(self.held)
+        if not codes:
+            return []
+        sent = time.monotonic()
+        script = script or client.register_script(_RENEW)
+        kept = script(keys=[lease_key(c) for c in codes], args=[self.me, self.ttl_ms])
+        return self._renewed(codes, kept, sent)
+
+    def _renewed(self, codes: list[str], kept: list, sent: float) -> list[str]:
         lost = []
-        for code, k in zip(codes, kept):
-            if code not in self.held:  # released meanwhile
-                continue
-            if int(k):
-                self.held[code] = self._deadline(sent)
-            else:
-                lost.append(code)
-                self.held.pop(code, None)
+        with self.lock:
+            for code, k in zip(codes, kept):
+                if code not in self.held:  # released meanwhile
+                    continue
+                if int(k):
+                    self.held[code] = self._deadline(sent)
+                else:
+                    lost.append(code)
+                    self.held.pop(code, None)
         return lost
+
+    def forget(self, code: str) -> None:
+        """Stop holding room ``code`` here (its lease expires in Redis by itself)."""
+        with self.lock:
+            self.held.pop(code, None)
 
     async def release(self, code: str, forget: bool = False) -> None:
         """Give up room ``code``'s lease (if still ours); ``forget``: the room is over
         (finished, expired), so it also leaves the rooms set and is never taken over."""
-        self.held.pop(code, None)
+        self.forget(code)
         await self._release(keys=[lease_key(code)], args=[self.me, code, "1" if forget else "0"])
 
     async def owners(self, codes: list[str]) -> list[str | None]:

@@ -20,6 +20,7 @@ from ..config import default_node_id
 from ..errors import RoomError
 from ..roomops import ROOM_OPS
 from ..tokens import normalize_code
+from .keeper import Keeper
 from .leases import Leases
 from .presence import Presence
 from .relay import Bus, Link, RemoteConn, close_refused, stop_tasks
@@ -41,8 +42,11 @@ class ClusterNode:
     id -> :class:`Link` of the sockets here for rooms elsewhere."""
 
     def __init__(self, redis, manager, node: str, url: str | None = None,
-                 lease_ms: int = LEASE_MS, interval: float = INTERVAL, control=None) -> None:
+                 lease_ms: int = LEASE_MS, interval: float = INTERVAL, control=None,
+                 redis_url: str | None = None) -> None:
         self.redis, self.manager, self.node, self.interval = redis, manager, node, interval
+        self.redis_url = redis_url  # set: renewals from a thread of their own (.keeper)
+        self.keeper: Keeper | None = None
         self.control = control or redis  # leases and heartbeats: a pool of their own
         self.me = f"{node}#{uuid.uuid4().hex[:8]}"
         self.leases = Leases(self.control, self.me, lease_ms, margin_ms=max(1, lease_ms // 3),
@@ -79,7 +83,7 @@ class ClusterNode:
         try:
             await data.ping()
             self = cls(data, manager, node or default_node_id(), public_url, control=control,
-                       **kwargs)
+                       redis_url=url, **kwargs)
             await self.bus.start()
             await self.beat()
         except BaseException:
@@ -89,19 +93,42 @@ class ClusterNode:
         return self
 
     def start(self) -> None:
-        """Start renewing (every ``interval / 2``) and beating, following and taking over
-        rooms (every ``interval`` seconds), :mod:`.takeover`."""
+        """Start renewing (every ``interval / 2``: from the :class:`~.keeper.Keeper`'s thread
+        when the Redis URL is known, else a task of the loop) and beating, following and
+        taking over rooms (every ``interval`` seconds), :mod:`.takeover`."""
         loop = asyncio.get_running_loop()
-        self._tasks = [
-            loop.create_task(takeover.run(self, takeover.renew, self.interval / 2),
-                             name="kawuxing-leases"),
-            loop.create_task(takeover.run(self, takeover.tick, self.interval),
-                             name="kawuxing-cluster")]
+        if self.redis_url is not None:
+            self.keeper = Keeper(self.redis_url, self.leases, self.presence,
+                                 lambda: len(self.manager.rooms), self._lost, loop,
+                                 self.interval / 2)
+            self.keeper.start()
+            renewing = loop.create_task(self._touch(), name="kawuxing-loop-sign")
+        else:
+            renewing = loop.create_task(takeover.run(self, takeover.renew, self.interval / 2),
+                                        name="kawuxing-leases")
+        self._tasks = [renewing, loop.create_task(takeover.run(self, takeover.tick,
+                                                               self.interval),
+                                                  name="kawuxing-cluster")]
+
+    async def _touch(self) -> None:
+        """Tell the keeper the event loop is alive, every ``interval / 2``."""
+        while True:
+            self.keeper.touch()
+            await asyncio.sleep(self.interval / 2)
+
+    def _lost(self, codes: list[str]) -> None:
+        """The keeper lost these leases (in the loop's thread): drop the rooms."""
+        for code in codes:
+            log.warning("cluster: lost the lease of room %s; it is no longer served here", code)
+            asyncio.get_running_loop().create_task(self.manager.drop(code))
 
     async def stop(self) -> None:
-        """Stop the periodic work (before the rooms are stopped)."""
+        """Stop the periodic work and the keeper (before the rooms are stopped)."""
         await stop_tasks(self._tasks)
         self._tasks = []
+        if self.keeper is not None:
+            await asyncio.to_thread(self.keeper.stop)
+            self.keeper = None
 
     async def close(self) -> None:
         """After the rooms stopped: give up every lease (another process takes the rooms

@@ -23,12 +23,21 @@ class Presence:
                  ttl_ms: int = 3000) -> None:
         self.redis, self.me, self.node, self.url, self.ttl_ms = redis, me, node, url, ttl_ms
 
-    async def beat(self, rooms: int) -> None:
-        """Say this process is alive and owns ``rooms`` rooms (for the next ``ttl_ms``)."""
+    def entry(self, rooms: int) -> str:
+        """This process's heartbeat value (JSON) when it owns ``rooms`` rooms."""
         entry = {"node": self.node, "me": self.me, "rooms": rooms}
         if self.url:
             entry["url"] = self.url
-        await self.redis.set(NODE_PREFIX + self.me, json.dumps(entry), px=self.ttl_ms)
+        return json.dumps(entry)
+
+    async def beat(self, rooms: int) -> None:
+        """Say this process is alive and owns ``rooms`` rooms (for the next ``ttl_ms``)."""
+        await self.redis.set(NODE_PREFIX + self.me, self.entry(rooms), px=self.ttl_ms)
+
+    def beat_sync(self, client, rooms: int) -> None:
+        """:meth:`beat` through ``client``, a synchronous ``redis.Redis`` (the keeper's
+        thread)."""
+        client.set(NODE_PREFIX + self.me, self.entry(rooms), px=self.ttl_ms)
 
     async def nodes(self) -> list[dict]:
         """Every live process: ``[{"node", "me", "rooms", "url"?}]``, sorted by node id."""

@@ -3,9 +3,10 @@ PostgreSQL, with the same code as a restart (:meth:`RoomManager.restore
 <kawuxing.server.manager.RoomManager.restore>`: each hand replayed from its record and stored
 actions; timers, 托管 and the pause between hands scheduled again as after a restart).
 
-Each process renews its leases and its heartbeat every ``interval / 2`` (:func:`renew`, a
-task of its own, never held up by the rest: a process busy taking rooms over must not look
-dead to the others): a room whose lease it lost (it was paused, or cut off from Redis
+Each process renews its leases and its heartbeat every ``interval / 2`` from a thread of
+its own (:class:`~.keeper.Keeper`; :func:`renew`, a task of the loop, when no Redis URL is
+known), never held up by the rest: a process busy taking rooms over must not look dead to
+the others. A room whose lease it lost (it was paused, or cut off from Redis
 longer than the lease) is dropped at once — stopped, its sockets closed with 1012 so that
 their clients reconnect to the new owner — without writing anything more. And every
 ``interval`` (1 s) (:func:`tick`) it
@@ -105,7 +106,7 @@ async def take(node, codes: list[str]) -> int:
                 count = await manager.restore(codes=won)
             except Exception:
                 for code in won:
-                    node.leases.held.pop(code, None)  # expires; tried again
+                    node.leases.forget(code)  # expires; tried again
                 raise
             for code in won:
                 if manager.get(code) is None:
