@@ -692,3 +692,40 @@ def test_health_reports_the_event_loop_lag(tmp_path):
         loop = http("GET", f"{srv.url}/api/health")[1]["loop"]
         assert loop["samples"] >= 1
         assert 0 <= loop["lag_ms_p50"] <= loop["lag_ms_p99"] <= loop["lag_ms_max"]
+
+
+def test_a_process_that_lost_the_room_stores_no_seat_change(tmp_path):
+    """In a cluster a room writes only while its process holds the lease (issue 17): with the
+    fence down, a join, a bot for an open seat and a leave are refused with 503
+    ``owner_unavailable``, the seats stay as they were, and nothing is written."""
+    from kawuxing.server.errors import RoomError
+
+    async def main():
+        config = make_config(tmp_path)
+        store = await Store.open(config.db_url)
+        manager = RoomManager(store, config, ManualClock())
+        try:
+            made = await manager.create_room(seats=["human"] * 3, nickname="ann")
+            room = manager.get(made["code"])
+            async def stored_seats():
+                return (await store.active_rooms([made["code"]]))[0]["seats"]
+
+            before = await stored_seats()
+            room.fence = lambda: False
+            for call in (lambda: room.join("bob"),
+                         lambda: room.seat_to_bot(made["token"], 2, "random"),
+                         lambda: room.leave(made["token"])):
+                with pytest.raises(RoomError) as refused:
+                    await room.post(call)
+                assert (refused.value.status, refused.value.code) == (503, "owner_unavailable")
+            assert [s.kind for s in room.seats] == ["human", "open", "open"]
+            assert room.seats[0].nickname == "ann"
+            assert await stored_seats() == before and before[1]["kind"] == "open"
+            room.fence = lambda: True
+            seat, _ = await room.post(room.join, "bob")
+            assert seat == 1 and room.seats[1].nickname == "bob"
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(main())

@@ -236,7 +236,8 @@ class Room(Actor):
         if not (self.waiting or self.playing):
             raise RoomError(409, "the match of this room is over", "match_over")
         slot, token = await self.seats.seat_player(self.store, self.code, nickname, seat,
-                                                   self.settings.reserve_seconds, player_id)
+                                                   self.settings.reserve_seconds, player_id,
+                                                   fence=self.fence)
         if player_id is not None and self.match is not None:
             match_id, hand = self.match_id, self.match.number
             await self.stored(lambda: self.store.players.sat_down(match_id, slot.index,
@@ -260,7 +261,7 @@ class Room(Actor):
             raise RoomError(409, "the match of this room has started", "seat_taken")
         slot, token = await self.seats.seat_player(self.store, self.code, EXTERNAL_NICKNAME,
                                                    seat, self.settings.reserve_seconds,
-                                                   kind=EXTERNAL)
+                                                   kind=EXTERNAL, fence=self.fence)
         self.sender.players()
         if self.match is None and self.seats.full():
             await self._try_start()
@@ -274,7 +275,7 @@ class Room(Actor):
         seat = self.seats.seat_of(token)
         player_id = self.seats[seat].player_id if seat is not None else None
         slot = await self.seats.unseat(self.store, self.code, token, self.match is not None,
-                                       self.settings.auto_bot)
+                                       self.settings.auto_bot, self.fence)
         if player_id is not None and self.match is not None:
             match_id, hand = self.match_id, self.match.number
             await self.stored(lambda: self.store.players.stood_up(match_id, player_id, hand),
@@ -302,7 +303,7 @@ class Room(Actor):
             spec = check_bot(SUGGESTED_BOT if spec is None else spec)
         except ValueError as exc:
             raise RoomError(422, f"bot: {exc}", "bad_seats") from None
-        await self.seats.seat_bot(self.store, self.code, seat, spec)
+        await self.seats.seat_bot(self.store, self.code, seat, spec, self.fence)
         self.sender.players()
         if self.seats.full():
             await self._try_start()

@@ -311,25 +311,39 @@ class Seats:
     # --- players coming and going --------------------------------------------------------
     async def seat_player(self, store: Any, room_code: str, nickname: str, seat: int | None,
                           reserve: float, player_id: str | None = None, *,
-                          kind: str = HUMAN) -> tuple[Slot, str]:
+                          kind: str = HUMAN,
+                          fence: Callable[[], bool] | None = None) -> tuple[Slot, str]:
         """A player (``player_id``: their identity, or None; ``kind``: :data:`HUMAN` or
         :data:`EXTERNAL`) takes a seat (:meth:`pick`, :meth:`take`) and it is stored
         (``store.update_seat``). Returns ``(slot, token)``.
         Raises :class:`RoomError` as :meth:`pick` does, 409 ``already_seated`` when the
         player has a seat here already, and 503 (the seat as it was) when it could not be
-        stored."""
+        stored (``fence``: see :meth:`_store`)."""
         if player_id is not None and any(s.player_id == player_id for s in self.humans()):
             raise RoomError(409, "you have a seat in this room already", "already_seated")
         slot = self.pick(seat)
         token, undo = self.take(slot, nickname, reserve, player_id, kind=kind)
+        await self._store(store, room_code, slot, undo, fence)
+        return slot, token
+
+    @staticmethod
+    async def _store(store: Any, room_code: str, slot: Slot, undo: Callable[[], None],
+                     fence: Callable[[], bool] | None) -> None:
+        """Store ``slot``'s seat row, or ``undo()`` and raise :class:`RoomError` 503:
+        ``owner_unavailable`` when ``fence()`` says this process no longer owns the room (a
+        cluster, issue 17: nothing is written), ``storage`` when the write failed."""
+        if fence is not None and not fence():
+            undo()
+            raise RoomError(503, "this server process no longer serves the room; try again "
+                                 "in a few seconds", "owner_unavailable")
         try:
             await store.update_seat(room_code, slot.index, **slot.columns())
         except Exception:
             undo()
             raise RoomError(503, "could not store the seat; try again", "storage") from None
-        return slot, token
 
-    async def seat_bot(self, store: Any, room_code: str, seat: int, spec: str) -> Slot:
+    async def seat_bot(self, store: Any, room_code: str, seat: int, spec: str,
+                       fence: Callable[[], bool] | None = None) -> Slot:
         """An open seat is filled with the bot ``spec`` (a registry spec), stored. Raises
         :class:`RoomError` 422 for a bad seat, 409 when the seat is not open, 503 (the seat as
         it was) when it could not be stored."""
@@ -340,15 +354,11 @@ class Seats:
             raise RoomError(409, f"seat {seat} is taken", "seat_taken")
         undo = _snapshot(slot)
         self.set_bot(seat, spec)
-        try:
-            await store.update_seat(room_code, seat, **slot.columns())
-        except Exception:
-            undo()
-            raise RoomError(503, "could not store the seat; try again", "storage") from None
+        await self._store(store, room_code, slot, undo, fence)
         return slot
 
     async def unseat(self, store: Any, room_code: str, token: str, in_match: bool,
-                     auto_bot: str) -> Slot:
+                     auto_bot: str, fence: Callable[[], bool] | None = None) -> Slot:
         """The player of ``token`` leaves (:meth:`release`), stored; its connection is told
         (``left``) and closed. Raises :class:`RoomError` 403 for a token that is no seat
         here, 503 (the seat as it was) when the change could not be stored."""
@@ -357,11 +367,7 @@ class Seats:
             raise RoomError(403, "not a seat of this room", "bad_token")
         slot = self.slots[seat]
         undo = self.release(seat, in_match, auto_bot)
-        try:
-            await store.update_seat(room_code, seat, **slot.columns())
-        except Exception:
-            undo()
-            raise RoomError(503, "could not store the seat; try again", "storage") from None
+        await self._store(store, room_code, slot, undo, fence)
         conn, slot.conn = slot.conn, None
         if conn is not None:
             conn.send(protocol.left(seat))
