@@ -305,7 +305,7 @@ class Hand:
         tile = self._draws[self._next]
         self._next += 1
         s = self.seats[seat]
-        s.concealed[tile] += 1
+        s.add(tile, 1)
         s.drawn = tile
         s.replacement = replacement
         s.missed.clear()  # R7.5: the player's own draw lifts 漏胡
@@ -319,7 +319,7 @@ class Hand:
 
     def _discard(self, seat: int, tile: int, declare: bool, hidden: tuple[int, ...]) -> None:
         s = self.seats[seat]
-        s.concealed[tile] -= 1
+        s.add(tile, -1)
         s.discards.append(tile)
         s.claimed.append(False)
         after_kong = s.kong_turn
@@ -401,7 +401,7 @@ class Hand:
         """R4.4: take the discard into a pung; discard without drawing."""
         tile = self._take_from_table()
         s = self.seats[seat]
-        s.concealed[tile] -= 2
+        s.add(tile, -2)
         s.melds.append(Meld(MELD_PUNG, tile))
         s.drawn, s.replacement, s.kong_turn = None, False, False
         self.chain = 0  # R6.5: a pung ends the chain
@@ -414,7 +414,7 @@ class Hand:
         pending = self.pending
         tile = self._take_from_table()
         s = self.seats[seat]
-        s.concealed[tile] -= 3
+        s.add(tile, -3)
         s.melds.append(Meld(MELD_EXPOSED_KONG, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if pending.after_kong else 1
@@ -427,7 +427,7 @@ class Hand:
         """R6.1 暗杠: each other player pays 2 (× the chain, R6.5). ``auto``: made by the
         engine under R8.19 (the event says so)."""
         s = self.seats[seat]
-        s.concealed[tile] -= 4
+        s.add(tile, -4)
         s.melds.append(Meld(MELD_CONCEALED_KONG, tile))
         self._melds_changed(s, tile)
         self.chain = self.chain + 1 if s.kong_turn else 1
@@ -454,7 +454,7 @@ class Hand:
 
     def _finish_added_kong(self, seat: int, tile: int) -> None:
         s = self.seats[seat]
-        s.concealed[tile] -= 1
+        s.add(tile, -1)
         index = next(i for i, m in enumerate(s.melds) if m.kind == MELD_PUNG and m.tile == tile)
         s.melds[index] = Meld(MELD_ADDED_KONG, tile)
         self._melds_changed(s, tile)
@@ -502,7 +502,7 @@ class Hand:
         pending = self.pending
         self._take_from_table()
         if pending.robbing:  # R7.4: the robbed tile leaves the konger's hand; no kong money
-            self.seats[pending.seat].concealed[pending.tile] -= 1
+            self.seats[pending.seat].add(pending.tile, -1)
         self.won_tile = pending.tile
         values = {w: pending.values[w] for w in winners}
         self._win(winners, values, pending.tile, [pending.seat], pending.seat)

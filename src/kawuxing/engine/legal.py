@@ -17,7 +17,7 @@ from ..rules import RuleSet
 from ..scoring import DISCARD as BY_DISCARD
 from ..scoring import (ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, cap_multiplier,
                        score_hand)
-from ..shapes import seven_pairs_shanten, standard_shanten, waits
+from ..shapes import UNITS, is_win_key, shanten, waits
 from ..tiles import NUM_KINDS, tiles_of
 from .actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PIAO, PUNG, WIN, Action,
                       malformed)
@@ -129,7 +129,8 @@ def _other_waits(hand: Hand, seat: int) -> set[int]:
 def self_draw_value(hand: Hand, seat: int) -> HandValue | None:
     """The value of a self-drawn win (R7.2) if ``seat`` may declare one now, else None."""
     s = hand.seats[seat]
-    if s.drawn is None or not is_fixed_win(s.concealed, s.hidden):
+    if s.drawn is None or not (is_fixed_win(s.concealed, s.hidden) if s.hidden
+                               else is_win_key(s.key())):  # R7.1 (the key: SeatState.key)
         return None
     counts = list(s.concealed)
     counts[s.drawn] -= 1
@@ -235,8 +236,7 @@ def declare_waits(hand: Hand, seat: int) -> dict[int, tuple[int, ...]]:
 def _ready_discards(s: SeatState, tiles: list[int]) -> dict[int, tuple[int, ...]]:
     """Each of ``tiles`` whose discard leaves ``s``'s hand ready -> its waits (R8.1)."""
     melds = len(s.melds)
-    if standard_shanten(s.concealed, melds) > 0 and (
-            melds or seven_pairs_shanten(s.concealed) > 0):
+    if shanten(s.concealed, melds) > 0:  # not ready by either shape (seven pairs: no melds)
         return {}
     out: dict[int, tuple[int, ...]] = {}
     held = s.held()
@@ -388,12 +388,16 @@ def win_value(hand: Hand, seat: int, tile: int, win_by: str, after_kong: bool, l
     """The value of ``seat`` winning on another player's ``tile`` if the win is legal by shape
     and value (R7.1, R7.3, R7.4), else None. 漏胡 is checked by :func:`missed_win_blocks`."""
     s = hand.seats[seat]
-    s.concealed[tile] += 1
-    try:
-        if not is_fixed_win(s.concealed, s.hidden):
-            return None
-    finally:
-        s.concealed[tile] -= 1
+    if s.hidden:  # face-down groups kept whole (R8.6, R8.11)
+        s.concealed[tile] += 1
+        try:
+            if not is_fixed_win(s.concealed, s.hidden):
+                return None
+        finally:
+            s.concealed[tile] -= 1
+    elif not is_win_key((s._key if s.concealed == s._snap else s.key())  # s.key(), inlined
+                        + UNITS[tile]):  # R7.1, the tile added to the packed key
+        return None
     value = score_hand(WinningHand(tuple(tiles_of(s.concealed)), tile, win_by, tuple(s.melds),
                                    after_kong=after_kong, last_tile=last, declared=s.declared,
                                    discarder_declared=discarder_declared, hidden=s.hidden,
