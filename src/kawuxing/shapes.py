@@ -105,15 +105,17 @@ def is_win(counts: list[int], _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get, _ni
            _odd=_ONES30, _p=_P_SHIFT, _s=_S_SHIFT, _z=_Z_SHIFT, _sum=_SUM_SHIFT,
            _from_bytes=int.from_bytes, _bytes=bytearray) -> bool:
     """True when the concealed tiles complete a winning hand: standard shape or seven pairs
-    (R7.1). :func:`is_win_key` of the counts' packed key, inlined; building the key is most
-    of its time (a caller that keeps the key up to date calls :func:`is_win_key`)."""
+    (R7.1). :func:`is_win_key` of the counts' packed key, inlined, but the dragons looked up
+    first (one shift, a table of 20 keys: four random hands in five stop there); building
+    the key is most of its time (a caller that keeps the key up to date calls
+    :func:`is_win_key`)."""
     whole = _from_bytes(_bytes(counts), "little")  # pack(counts) (bytearray: faster than bytes)
-    b = _get(whole >> _p & _nine)  # 筒 first (a suit of the default game): most hands stop here
-    if b is not None:
-        c = _get(whole >> _s & _nine)
+    d = _dget(whole >> _z)
+    if d is not None:
+        c = _get(whole >> _s & _nine)  # 条
         if c is not None:
-            d = _dget(whole >> _z)
-            if d is not None:
+            b = _get(whole >> _p & _nine)  # 筒
+            if b is not None:
                 a = whole & _nine  # 万: not in the default game
                 if a:
                     d += _get(a, _MISSING)
@@ -137,14 +139,15 @@ def is_win_key(whole: int, _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get, _nine=
     """:func:`is_win` of the hand whose packed key (:func:`pack`) is ``whole``.
 
     The standard shape first, giving up at the first component not in its table (most hands
-    the engine checks are not wins; 筒 first), then seven pairs by bit arithmetic: every count
-    even, 14 tiles (the byte sums of ``whole`` × ``0x0101…01``, no carry below 256 tiles)."""
-    b = _get(whole >> _p & _nine)
-    if b is not None:
+    the engine checks are not wins; the dragons first: one shift, a table of 20 keys), then
+    seven pairs by bit arithmetic: every count even, 14 tiles (the byte sums of ``whole`` ×
+    ``0x0101…01``, no carry below 256 tiles)."""
+    d = _dget(whole >> _z)
+    if d is not None:
         c = _get(whole >> _s & _nine)
         if c is not None:
-            d = _dget(whole >> _z)
-            if d is not None:
+            b = _get(whole >> _p & _nine)
+            if b is not None:
                 a = whole & _nine
                 if a:
                     d += _get(a, _MISSING)
