@@ -86,6 +86,7 @@ def test_a_room_handed_over_refuses_a_late_attach_with_503_and_closes_nothing(tm
                 await asyncio.wait_for(room.post(room.attach, sink, made["token"], None, None),
                                        1.0)
             assert (caught.value.status, caught.value.code) == (503, "owner_unavailable")
+            assert caught.value.message.startswith(f"room {made['code']} is no longer served")
             assert isinstance(caught.value, RoomError)
             assert sink.messages == [] and room.seats[0].conn is None
         finally:

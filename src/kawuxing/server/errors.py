@@ -38,5 +38,6 @@ class RoomMoved(RoomError):
     its client reconnects (to wherever the room is served now)."""
 
     def __init__(self, code: str) -> None:
-        super().__init__(503, f"room {code} is moving between server processes; try again "
-                              "in a few seconds", "owner_unavailable")
+        super().__init__(503, f"room {code} is no longer served by this process (it moved, "
+                              "or the server is stopping); try again in a few seconds",
+                         "owner_unavailable")
