@@ -48,3 +48,18 @@ def test_a_claimed_tile_added_to_the_key(counts, kind):
     plus = list(counts)
     plus[kind] += 1
     assert is_win_key(pack(counts) + UNITS[kind]) == is_win(plus) == ref_win(plus)
+
+
+@FAST
+@given(st.lists(st.integers(0, 8), min_size=NUM_KINDS, max_size=NUM_KINDS))
+def test_list_check_answers_as_the_key_check_for_any_counts(counts):
+    """is_win reads the dragons from the list before packing (issue 14): it still answers as
+    is_win_key for counts no game holds (seven pairs with a six of a kind included)."""
+    assert is_win(counts) == is_win_key(pack(counts))
+
+
+def test_list_check_dragon_shortcuts():
+    assert is_win(C("123p 456p 789p 11s 555z"))  # dragons a set
+    assert is_win(C("11p 22p 33s 44s 55z 55z 66z"))  # dragons only as seven pairs (four 5z)
+    assert not is_win(C("123p 456p 789p 11s 567z"))  # three single dragons: no win
+    assert not is_win(C("123p 456p 789p 123s 56z"))

@@ -101,17 +101,28 @@ def is_seven_pairs(counts: list[int]) -> bool:
     return sum(counts) == 14 and not any(bytes(counts).translate(_ODD))
 
 
-def is_win(counts: list[int], _get=_SUIT_TABLE.get, _dget=_DRAGON_TABLE.get, _nine=_NINE,
-           _odd=_ONES30, _p=_P_SHIFT, _s=_S_SHIFT, _z=_Z_SHIFT, _sum=_SUM_SHIFT,
+# (白, 发, 中) counts -> the dragons' _DRAGON_TABLE value, or -1 where only seven pairs can use
+# them (even counts, 14 tiles at most); a triple not here is in no winning hand (is_win)
+_DRAGON_TUPLES = {(c0, c1, c2): -1 for c0 in range(0, 15, 2) for c1 in range(0, 15, 2)
+                  for c2 in range(0, 15, 2) if c0 + c1 + c2 <= 14}
+_DRAGON_TUPLES.update({(k & _FIELD, k >> _BITS & _FIELD, k >> 2 * _BITS): v
+                       for k, v in _DRAGON_TABLE.items()})
+
+
+def is_win(counts: list[int], _dget=_DRAGON_TUPLES.get, _get=_SUIT_TABLE.get, _nine=_NINE,
+           _odd=_ONES30, _p=_P_SHIFT, _s=_S_SHIFT, _sum=_SUM_SHIFT,
            _from_bytes=int.from_bytes, _bytes=bytearray) -> bool:
     """True when the concealed tiles complete a winning hand: standard shape or seven pairs
-    (R7.1). :func:`is_win_key` of the counts' packed key, inlined, but the dragons looked up
-    first (one shift, a table of 20 keys: four random hands in five stop there); building
-    the key is most of its time (a caller that keeps the key up to date calls
-    :func:`is_win_key`)."""
+    (R7.1). ``counts`` is a counts vector of 30 kinds (``ValueError`` for a count outside
+    0-255). The three dragon counts first, read from the list as a tuple (no packing): four
+    random hands in five hold dragons that no winning hand holds (a single, or two pairs)
+    and stop there. Then :func:`is_win_key` of the packed key, inlined (packing is most of
+    its time: a caller that keeps the key up to date calls :func:`is_win_key`)."""
+    d = _dget((counts[27], counts[28], counts[29]))  # 白 发 中 (DRAGON_BASE 27)
+    if d is None:
+        return False
     whole = _from_bytes(_bytes(counts), "little")  # pack(counts) (bytearray: faster than bytes)
-    d = _dget(whole >> _z)
-    if d is not None:
+    if d >= 0:  # the dragons are sets (+ a pair): the standard shape
         c = _get(whole >> _s & _nine)  # 条
         if c is not None:
             b = _get(whole >> _p & _nine)  # 筒
