@@ -36,9 +36,14 @@ standard modules they pull in included), and memory as the growth of the residen
 counted; the figure with compiling is printed as well.
 
 The win check is timed two ways on the same hands (``mahjong`` gets its 34-count list in
-both): ``win*`` times ``shapes.is_win`` on a 30-count list, as the engine calls it (it builds
-the packed key first: most of its time); ``win_key*`` times ``shapes.is_win_key`` on the hand's
-packed key (one byte a kind) made beforehand, as a caller that keeps the key up to date would.
+both): ``win*`` times ``shapes.is_win`` on a 30-count list (it reads the dragons from the list,
+then builds the packed key: most of its time); ``win_key*`` times ``shapes.is_win_key`` on the
+hand's packed key (one byte a kind) made beforehand. The engine calls the latter: each seat keeps
+its key up to date (``SeatState.key``/``add``: a draw, discard, claim or kong adds to it), so its
+self-draw, discard and robbing-kong checks are ``is_win_key(key)`` or ``is_win_key(key +
+UNITS[tile])`` — the ``win_key*`` figures plus a list comparison (the key is used only while the
+counts equal the copy it was made from) — and ``is_win`` is left to a seat with face-down groups
+(R8.6, R8.11) and to other callers (bots, tools). The goals are on ``win*``.
 
 The last line printed is one JSON object:
 ``{"win_ratio", "win_random_ratio", "waits_ratio", "shanten_ratio", "win_us", ...,
@@ -313,9 +318,9 @@ def main() -> None:
         mark = "" if goal is None else "ok" if ratio >= goal else "MISS"
         print(f"{labels[name]:<38}{ours * 1e6:>10.2f}µs{theirs * 1e6:>10.2f}µs{ratio:>8.1f}x"
               f"{'' if goal is None else '≥' + format(goal, 'g'):>5} {mark}")
-    print("(win check: shapes.is_win of a 30-count list, as the engine calls it; packed keys: "
-          "shapes.is_win_key of the hand's key, one byte a kind, made beforehand, as a caller "
-          "that keeps the key up to date would call it; mahjong gets its 34-count list in both)")
+    print("(win check: shapes.is_win of a 30-count list; packed keys: shapes.is_win_key of the "
+          "hand's key, one byte a kind, made beforehand, as the engine calls it on each seat's "
+          "key kept up to date; mahjong gets its 34-count list in both)")
     print()
     print(f"import kawuxing.shapes (fresh process, bytecode cached): {imp['ms']:.1f} ms median "
           f"(min {imp['ms_min']:.1f}; {imp['ms_compiling']:.1f} ms when compiling the source "
