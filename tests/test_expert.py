@@ -307,3 +307,134 @@ def test_piao_is_raised_with_a_good_deal_only():
                                [], [0] * 30, 43)
     assert rank_actions(good, legal)[0].action.piao == 5
     assert rank_actions(bad, legal)[0].action.piao == 0
+
+
+# --------------------------------------------------------------------------------------------
+# determinised Monte Carlo of close 亮倒 decisions (expert/rollout.py, issue 11)
+# --------------------------------------------------------------------------------------------
+
+def _turns_of_played_hands(seeds=("w1", "w2", "w3", "w4")):
+    """(hand, seat) at every turn of hands played by the expert (every seat), R4.1."""
+    from kawuxing.engine import Hand
+    from kawuxing.engine.state import TURN
+    for seed in seeds:
+        hand = Hand.deal(RULES, 0, seed=seed, windows=False)
+        bots = [ExpertAgent() for _ in range(3)]
+        while not hand.ended:
+            seat = hand.to_act()[0]
+            if hand.phase == TURN:
+                yield hand, seat
+            hand.apply(bots[seat].act(observe(hand, seat), hand.legal_actions(seat)))
+
+
+def test_a_sampled_world_is_the_observation_with_only_unseen_tiles_dealt():
+    """R13: a world (rollout.sample_world) deals only the tiles the seat has not seen: it
+    accounts for the 84 tiles, shows the seat exactly its Observation (own hand, melds —
+    another's concealed kong face down, R6.1 —, rivers, declared hands, R8.1, counts), and
+    its hidden tiles (the concealed opponents' hands, the wall, hidden kongs) are the unseen
+    ones; other draws of the RNG give other worlds of the same Observation."""
+    import random
+
+    from kawuxing.agents.expert.rollout import sample_world, unseen_counts
+    turns = declared_seen = 0
+    for hand, seat in _turns_of_played_hands():
+        obs = observe(hand, seat)
+        worlds = [sample_world(obs, random.Random(n)) for n in (1, 2)]
+        for world in worlds:
+            assert world.tiles_accounted() == 84
+            assert observe(world, seat) == obs
+            hidden = [0] * 30
+            for k in world.draws:
+                hidden[k] += 1
+            for s, other in enumerate(world.seats):
+                if s == seat:
+                    continue
+                shown = obs.revealed[s] or (0,) * 30
+                for k in range(30):
+                    hidden[k] += other.concealed[k] - shown[k]
+                for (kind, tile), meld in zip(obs.melds[s], other.melds):
+                    if tile is None:
+                        hidden[meld.tile] += 4
+            assert hidden == unseen_counts(obs)
+        turns += 1
+        declared_seen += any(obs.declared[s] for s in range(3) if s != seat)
+        if obs.wall_left > 8:  # enough unseen tiles that two RNG draws differ
+            assert worlds[0].draws != worlds[1].draws
+    assert turns > 60 and declared_seen > 5
+
+
+def test_monte_carlo_declares_or_not_in_a_race_whose_result_is_known():
+    """R10.2 per_declarer: declaring 亮倒 with the last discard of the hand (wall empty,
+    R5.3) can only cost — the 荒庄 follows and the declarer pays each non-declarer 1 base
+    unit. Nobody can win on 7z (its other three copies are seen: no chow of a dragon, and
+    nobody holds one to pair it). In every sampled world the paired values are exact: 亮倒
+    −2, the plain discard 0, and the agent's Monte Carlo keeps the hand concealed."""
+    from kawuxing.agents.expert import agent as agent_module
+    from kawuxing.agents.expert.rollout import mc_values
+    from kawuxing.tiles import kinds_for_suits
+    own = parse_tiles("123p 456p 789p 11s 45s 7z")
+    pool = [k for k in kinds_for_suits(RULES.suits) for _ in range(4)]
+    for k in own:
+        pool.remove(k)
+    seen = [K["7z"]] * 3
+    for k in seen:
+        pool.remove(k)
+    seen += [k for k in pool if k != K["7z"]][:41]  # 44 seen; 26 left for the opponents
+    counts = counts_of(own)
+    obs = position_observation(RULES, counts, [], counts_of(seen), 0)
+    legal = position_actions(RULES, counts, [])
+    declare = Action(0, DISCARD, K["7z"], True)
+    plain = Action(0, DISCARD, K["7z"])
+    assert declare in legal and plain in legal
+    assert mc_values(obs, [declare, plain], 12) == [-2.0, 0.0]
+    ranked = rank_actions(obs, legal)
+    mc = replace(DEFAULT_PARAMS, mc_rollouts=12, mc_margin=50.0)
+    chosen = agent_module.monte_carlo(obs, ranked, params=mc)
+    assert chosen[0].action == plain and sorted(map(str, (c.action for c in chosen))) == \
+        sorted(map(str, (c.action for c in ranked)))
+    assert dict(chosen[0].reasons)["mc"] == {"declare": -2.0, "rest": 0.0, "rollouts": 12}
+    assert ExpertAgent(params=mc).act(obs, legal) == plain
+    # off by default, and not where the model's values are farther apart than the margin
+    assert agent_module.monte_carlo(obs, ranked) is None
+    gap = abs(rank_value(next(c for c in ranked if c.action.declare))[1]
+              - rank_value(next(c for c in ranked if not c.action.declare))[1])
+    assert agent_module.monte_carlo(obs, ranked, params=replace(mc, mc_margin=gap / 2)) is None
+
+
+def test_monte_carlo_is_the_same_for_an_observation_and_in_twin_hands():
+    """Seeded by the Observation alone (R13): the same Observation gives the same values,
+    and in twin hands (test_agents: they differ only in tiles seat 1 cannot see) the expert
+    with Monte Carlo on every 亮倒 decision (margin 50) chooses alike and settles some of them
+    so."""
+    from kawuxing.agents.expert.rollout import mc_values
+    mc = replace(DEFAULT_PARAMS, mc_rollouts=6, mc_margin=50.0)
+    hands = [twin_hand(*t) for t in TWINS]
+    common = len(parse_tiles(TWINS[0][2]))
+    settled = 0
+    while not hands[0].ended and hands[0].wall_left >= common:
+        if TWIN_SEAT in hands[0].to_act():
+            obs = [observe(h, TWIN_SEAT) for h in hands]
+            legal = [h.legal_actions(TWIN_SEAT) for h in hands]
+            assert obs[0] == obs[1]
+            chosen = [agent_choices(o, lg, params=mc)[0] for o, lg in zip(obs, legal)]
+            assert chosen[0] == chosen[1]
+            if "mc" in dict(chosen[0].reasons):
+                settled += 1
+                pair = [c.action for c in agent_choices(obs[0], legal[0], params=mc)[:1]]
+                assert pair == [chosen[0].action]
+            for h in hands:
+                h.apply(chosen[0].action)
+        else:
+            others_play(hands)
+    assert settled >= 1
+    # the same Observation, the same values; another (a deal later) other values
+    for hand, seat in _turns_of_played_hands(("w1",)):
+        obs = observe(hand, seat)
+        declares = [a for a in hand.legal_actions(seat) if a.declare]
+        if declares and obs.wall_left > 10:
+            plain = Action(seat, DISCARD, declares[0].tile)
+            values = mc_values(obs, [declares[0], plain], 10)
+            assert mc_values(obs, [declares[0], plain], 10) == values
+            break
+    else:
+        raise AssertionError("no 亮倒 decision in the hand")

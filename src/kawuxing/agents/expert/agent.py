@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...engine.actions import Action
+from ...engine.actions import DISCARD, Action
 from ...engine.state import TURN
 from ...engine.observation import Observation
 from ...melds import MELD_PUNG
 from ..heuristic import HeuristicAgent
 from .brain import Choice, rank_actions, rank_value
+from .rollout import mc_values
 from .table import DEFAULT_PARAMS, Params
 
 
@@ -24,8 +25,13 @@ def agent_choices(obs: Observation, legal: list[Action], after_kong: bool = Fals
     (:func:`~.brain.rank_value`) and at most ``params.heuristic_margin`` base units below
     it (``params.declare_margin`` where either is a 亮倒, R8.1), that choice moves to the
     front with a reason ``second`` {gap: base units below the model's best, best: the
-    model's own best action as JSON}. The rest keep the model's order. ``explain`` as in :func:`~.brain.rank_actions`."""
+    model's own best action as JSON}. The rest keep the model's order. ``explain`` as in :func:`~.brain.rank_actions`.
+    With ``params.mc_rollouts`` > 0 a close 亮倒 decision is settled by :func:`monte_carlo`
+    first (no second opinion then)."""
     ranked = rank_actions(obs, legal, after_kong, explain, params)
+    settled = monte_carlo(obs, ranked, after_kong, params)
+    if settled is not None:
+        return settled
     if params.heuristic_margin <= 0 or len(ranked) < 2:
         return ranked
     second = HeuristicAgent(3).decide(obs, legal, after_kong)
@@ -41,6 +47,38 @@ def agent_choices(obs: Observation, legal: list[Action], after_kong: bool = Fals
     taken = replace(other, reasons=other.reasons + (
         ("second", {"gap": round(gap, 3), "best": ranked[0].action.to_json()}),))
     return [taken] + ranked[:i] + ranked[i + 1:]
+
+
+def monte_carlo(obs: Observation, ranked: list[Choice], after_kong: bool = False,
+                params: Params = DEFAULT_PARAMS) -> list[Choice] | None:
+    """A close 亮倒 decision (R8.1) settled by determinised Monte Carlo, or None.
+
+    In the seat's own turn, not yet declared, where the model's ranking ``ranked`` starts
+    with a discard and its best 亮倒 and its best other discard are within
+    ``params.mc_margin`` base units (ranking values, :func:`~.brain.rank_value`): both are
+    played out in the same ``params.mc_rollouts`` sampled worlds (:func:`.rollout.mc_values`,
+    R13: only the unseen tiles are dealt) and the one of higher mean money goes first, with a
+    reason ``mc`` {declare, rest: mean base units of the 亮倒 and of the other, rollouts}.
+    None when ``params.mc_rollouts`` is 0, the decision is not such a one, or no deal fits
+    the Observation (a free-standing position of ``kawuxing hint``)."""
+    if (params.mc_rollouts <= 0 or obs.phase != TURN or obs.turn != obs.seat
+            or obs.declared[obs.seat] or not ranked or ranked[0].action.verb != DISCARD):
+        return None
+    declare = next((c for c in ranked if c.action.declare), None)
+    rest = next((c for c in ranked if c.action.verb == DISCARD and not c.action.declare), None)
+    if declare is None or rest is None:
+        return None
+    if abs(rank_value(declare)[1] - rank_value(rest)[1]) > params.mc_margin:
+        return None
+    try:
+        values = mc_values(obs, [declare.action, rest.action], params.mc_rollouts, after_kong)
+    except ValueError:  # an Observation no deal fits (a free-standing position): the model
+        return None
+    first = declare if values[0] > values[1] else rest
+    taken = replace(first, reasons=first.reasons + (
+        ("mc", {"declare": round(values[0], 3), "rest": round(values[1], 3),
+                "rollouts": params.mc_rollouts}),))
+    return [taken] + [c for c in ranked if c is not first]
 
 
 class ExpertAgent:

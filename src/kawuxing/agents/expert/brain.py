@@ -36,7 +36,8 @@ class Choice:
     ``shanten`` {n, live}; ``danger`` {chance, cost}; ``kong`` {money}; ``declare`` {gain};
     ``pass``; ``piao`` {edge}; ``forced`` (a declared hand discards its draw, R8.2);
     ``second`` {gap, best} (the agent plays heuristic:3's choice, rated ``gap`` base units
-    below the model's ``best``, :func:`~.agent.agent_choices`).
+    below the model's ``best``, :func:`~.agent.agent_choices`); ``mc`` {declare, rest,
+    rollouts} (a close 亮倒 decision settled by Monte Carlo, :func:`~.agent.monte_carlo`).
     """
 
     action: Action
@@ -73,6 +74,9 @@ class Choice:
             elif code == "second":
                 parts.append(f"heuristic:3's choice, {p['gap']:.2f} below the model's best: "
                              "that close, the expert plays it")
+            elif code == "mc":
+                parts.append(f"played out {p['rollouts']} times: 亮倒 {p['declare']:+.2f}, "
+                             f"the other {p['rest']:+.2f}")
         return "; ".join(parts)
 
     def to_json(self) -> dict:

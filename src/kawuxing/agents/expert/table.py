@@ -49,7 +49,12 @@ class Params:
       over the model's best (:func:`~.agent.agent_choices`, the second opinion of the agent
       and of its hints; 0: never);
     - ``declare_margin``: the same where the model's best or the heuristic's choice is a 亮倒
-      (R8.1): 0, the model decides 亮倒 alone (measured, docs/bots.md).
+      (R8.1): 0, the model decides 亮倒 alone (measured, docs/bots.md);
+    - ``mc_rollouts``: sampled worlds (each played out once per candidate) with which the
+      agent settles a close 亮倒 decision by determinised Monte Carlo
+      (:mod:`.rollout`, :func:`~.agent.agent_choices`; 0: never);
+    - ``mc_margin``: base units within which the model's best 亮倒 and best other action
+      count as close (ranking values, bonus included).
     """
 
     ron_concealed: float = 0.45
@@ -64,6 +69,8 @@ class Params:
     pung_bonus: float = 0.8
     heuristic_margin: float = 0.5
     declare_margin: float = 0.0
+    mc_rollouts: int = 0
+    mc_margin: float = 1.0
 
 
 DEFAULT_PARAMS = Params()
