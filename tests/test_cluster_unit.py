@@ -221,9 +221,11 @@ class _Socket:
 
 def test_a_takeover_is_announced_and_the_relayed_sockets_follow_at_once(redis_server):
     """A process that took a room over says ``moved`` on the channel every process listens
-    on; a socket relayed elsewhere to the dead owner attaches to the new one (full view:
-    no hand, no last event) without waiting for the periodic look at the leases (which is
-    not running here), and the sender never gets its own broadcast back."""
+    on; a socket relayed elsewhere to the dead owner attaches to the new one without
+    waiting for the periodic look at the leases (which is not running here) — with the full
+    view (no hand, no last event) when the dead owner had sent it something, else with its
+    hello's hand and last event (it gets exactly what it missed) — and the sender never gets
+    its own broadcast back."""
     from kawuxing.server.cluster.node import ClusterNode
 
     async def body(client):
@@ -237,20 +239,26 @@ def test_a_takeover_is_announced_and_the_relayed_sockets_follow_at_once(redis_se
             hello = SimpleNamespace(token="tok", hand=0, last_event=7)
             link = node.link(socket, "ROOM1", "dead#1", hello)  # the owner that died
             other = node.link(_Socket(), "ROOM2", "dead#1", hello)  # another room
-            await client.set(lease_key("ROOM1"), "new#2")  # taken over by new#2
-            await client.set(lease_key("ROOM2"), "new#2")
+            unheard = node.link(_Socket(), "ROOM3", "dead#1", hello)  # never answered
+            node._item("dead#1", {"t": "out", "c": link.cid, "m": '{"type":"welcome"}'})
+            assert socket.texts == ['{"type":"welcome"}'] and link.advanced
+            for code in ("ROOM1", "ROOM2", "ROOM3"):  # taken over by new#2
+                await client.set(lease_key(code), "new#2")
             await asyncio.sleep(0.3)
             assert link.owner == "dead#1" and heard == []  # nothing follows by itself
-            new.broadcast({"t": "moved", "rooms": ["ROOM1"]})
+            new.broadcast({"t": "moved", "rooms": ["ROOM1", "ROOM3"]})
             for _ in range(100):
-                if heard:
+                if len(heard) == 2:
                     break
                 await asyncio.sleep(0.02)
             await asyncio.sleep(0.2)
-            assert heard == [(node.me, {"t": "attach", "c": link.cid, "room": "ROOM1",
-                                        "hello": {"token": "tok", "hand": None,
-                                                  "last_event": None}})]
+            assert sorted(heard, key=lambda h: h[1]["room"]) == [
+                (node.me, {"t": "attach", "c": link.cid, "room": "ROOM1",
+                           "hello": {"token": "tok", "hand": None, "last_event": None}}),
+                (node.me, {"t": "attach", "c": unheard.cid, "room": "ROOM3",
+                           "hello": {"token": "tok", "hand": 0, "last_event": 7}})]
             assert link.owner == "new#2" and link.resumed and not socket.closed
+            assert unheard.owner == "new#2" and not unheard.resumed
             assert other.owner == "dead#1"  # only the rooms named moved
         finally:
             await node.bus.close()

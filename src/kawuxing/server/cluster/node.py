@@ -265,7 +265,7 @@ class ClusterNode:
         if kind == "out":
             link = self.links.get(item["c"])
             if link is not None and link.owner == sender:
-                link.heard = True
+                link.heard = link.advanced = True
                 link.conn.send_text(item["m"])
         elif kind == "close":
             link = self.links.get(item["c"])
@@ -388,8 +388,10 @@ class ClusterNode:
             log.warning("cluster: following rooms %s failed: %r", sorted(rooms), exc)
 
     async def reroute(self, rooms: set[str] | None = None) -> None:
-        """Sockets relayed to an owner that has changed (a takeover) attach to the new one,
-        with the full view (the client resyncs by version as on a reconnect); a socket whose
+        """Sockets relayed to an owner that has changed (a takeover) attach to the new one:
+        with the full view (the client resyncs by version as on a reconnect) once the client
+        has been sent something since its hello, else with the hello's hand and last event
+        (it gets exactly what it misses: :attr:`Link.advanced`); a socket whose
         owner has said nothing ``ATTACH_WAIT`` seconds after the attach (lost on the way)
         attaches again. ``rooms``: only the sockets of those rooms (default every one).
         One at a time (the periodic one and those after a ``moved``)."""
@@ -407,13 +409,13 @@ class ClusterNode:
                         and now - link.opened > ATTACH_WAIT):
                     log.info("cluster: socket %s of room %s: no answer from %s; attaching "
                              "again", link.cid, link.code, owner)
-                    link.open(owner, resume=link.resumed)
+                    link.open(owner, resume=link.advanced)
                 elif owner != link.owner:
                     if owner == self.me and self.manager.get(link.code) is None:
                         continue  # still being rebuilt here: next time
                     log.info("cluster: socket %s of room %s follows it to %s", link.cid,
                              link.code, owner)
-                    link.open(owner, resume=True)
+                    link.open(owner, resume=link.advanced)
 
 
 async def _close(client) -> None:

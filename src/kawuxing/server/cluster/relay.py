@@ -229,7 +229,10 @@ class Link:
         self.local_room = None  # the room, once this process owns it
         self.opened = time.monotonic()  # when last attached
         self.heard = False  # the owner has sent something since
-        self.resumed = False  # the last attach was after a change of owner
+        self.resumed = False  # the last attach asked for the full view
+        # the client has been sent something since its hello, so the hello's hand and last
+        # event no longer say what it has: a move to a new owner asks for the full view
+        self.advanced = False
 
     @property
     def watching(self) -> bool:
@@ -251,8 +254,10 @@ class Link:
                                             "m": msg.model_dump_json()})
 
     def open(self, owner: str, resume: bool = False) -> None:
-        """Attach the socket at ``owner`` (``resume``: again, after the owner changed — the
-        full view is sent, as on a reconnect without ``hand``/``last_event``)."""
+        """Attach the socket at ``owner`` (``resume``: again, after the owner changed, when
+        the client has been sent something since its hello — the full view is sent, as on a
+        reconnect without ``hand``/``last_event``; else the hello's are passed on and the
+        client gets exactly what it misses)."""
         self.detach()
         self.owner = owner
         self.opened, self.heard, self.resumed = time.monotonic(), False, resume
@@ -263,6 +268,7 @@ class Link:
                 self.conn.close(protocol.CLOSE_RESTART, "the room moved; reconnect")
                 return
             self.local_room = room
+            self.advanced = True  # (the attach sends the state)
             if hello is None:
                 future = room.post(room.watch, self.conn)
             else:
