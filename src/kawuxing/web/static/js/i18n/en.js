@@ -464,7 +464,7 @@ export const en = {
   pdesc_ka_wu_xing: 'The winning tile is a 5 in the middle of a 4-5-6.',
   pdesc_jian_si_cheng_er: 'In a full flush, each four of a kind held doubles again (a town rule).',
   tip_title: 'Tip',
-  tip_discard: 'Your turn: tap a tile to pick it, tap it again to discard (keys: 1-9 pick, Enter discards, D the tile just drawn).',
+  tip_discard: 'Your turn: click or tap a tile to pick it, again to discard (keys: 1-9 pick, Enter discards, D the tile just drawn).',
   tip_claim: 'You may pung, kong or win on this tile: press its button (P, K, H), or 过 (Space) to let it go.',
   tip_declare: 'You may declare 亮倒: show your ready hand for ×2 when you win, but everyone sees your waits. Press 亮倒 (L), then pick the discard.',
   tip_hint: 'Not sure what to discard? 提示 (T) shows the expert\'s ranking.',
