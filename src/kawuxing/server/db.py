@@ -53,6 +53,7 @@ def _sql(statement: str, params: dict) -> Rows:
     return Rows(text(statement), params, statement)
 
 __all__ = ["ActionRow", "Store", "dumps", "schema_version"]
+WRITER_LANES = 3  # PostgreSQL: connections committing row inserts at once
 
 
 class Store:
@@ -74,7 +75,10 @@ class Store:
             wal = f"{database}-wal"
             direct = DirectSqlite(database, lambda c: _sqlite_pragmas(c, synchronous, busy_ms,
                                                                       wal_limit))
-        self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit, direct=direct)
+        # PostgreSQL commits play's row inserts on several connections at once (issue 17)
+        lanes = 1 if engine.dialect.name == "sqlite" else WRITER_LANES
+        self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit, direct=direct,
+                             lanes=lanes)
         self.players = PlayerStore(self)  # identities, sittings, ratings (issue 16)
 
     @property
