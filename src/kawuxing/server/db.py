@@ -53,7 +53,6 @@ def _sql(statement: str, params: dict) -> Rows:
     return Rows(text(statement), params, statement)
 
 __all__ = ["ActionRow", "Store", "dumps", "schema_version"]
-WRITER_LANES = 3  # PostgreSQL: connections committing row inserts at once
 
 
 class Store:
@@ -75,10 +74,7 @@ class Store:
             wal = f"{database}-wal"
             direct = DirectSqlite(database, lambda c: _sqlite_pragmas(c, synchronous, busy_ms,
                                                                       wal_limit))
-        # PostgreSQL commits play's row inserts on several connections at once (issue 17)
-        lanes = 1 if engine.dialect.name == "sqlite" else WRITER_LANES
-        self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit, direct=direct,
-                             lanes=lanes)
+        self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit, direct=direct)
         self.players = PlayerStore(self)  # identities, sittings, ratings (issue 16)
 
     @property

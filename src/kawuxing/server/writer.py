@@ -1,7 +1,7 @@
 """The one writer of the database: a task that commits queued writes together (group commit).
 
-All writes of the server go through one :class:`Writer` (SQLite never sees two writers; on
-PostgreSQL the row inserts of play may commit on several connections at once, ``lanes``). Each caller's future is resolved only after the commit that holds its
+All writes of the server go through one :class:`Writer` (writes never race, and SQLite never
+sees two writers). Each caller's future is resolved only after the commit that holds its
 write, so a room can send an action's events knowing the action is stored. A write is an
 ``async def op(conn)``, a :class:`Rows` (one row for a prepared insert: consecutive ones are
 sent together with ``executemany``) or a :class:`Group` of them (one write).
@@ -51,18 +51,11 @@ class Writer:
     others; a batch that failed because the database could not be written at all (locked,
     gone: :func:`transient`) fails as a whole at once — each caller retries, and a lock is
     not waited for once per write.
-
-    ``lanes`` > 1 (PostgreSQL, which takes concurrent transactions; issue 17): the row
-    inserts of play (:class:`Rows`, :class:`Group`) are committed by ``lanes`` tasks at
-    once, each with its own connection, so a batch does not wait for the commit before it
-    (and PostgreSQL may flush several commits together); every other write (an ``async def
-    op(conn)``, which may read before it writes, e.g. ratings) stays on the one serial task.
-    A room awaits each write before its next, so its writes stay in order.
     """
 
     def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH,
                  wal_path: str | None = None, wal_limit: int = 4 * 2**20,
-                 direct: DirectSqlite | None = None, lanes: int = 1) -> None:
+                 direct: DirectSqlite | None = None) -> None:
         self.engine = engine
         self.direct = direct
         self.max_batch = max_batch
@@ -72,22 +65,13 @@ class Writer:
         self.wal_max = 0  # the largest WAL size seen before a checkpoint (bytes)
         self._checkpointed_at = (0, time.monotonic())  # (commits, when) of the last one
         self.queue: asyncio.Queue = asyncio.Queue()
-        self.lanes = max(1, lanes)
-        # the row inserts' queue: the serial one unless there are lanes
-        self.rows_queue: asyncio.Queue = asyncio.Queue() if self.lanes > 1 else self.queue
         self.task: asyncio.Task | None = None
-        self.lane_tasks: list[asyncio.Task] = []
         self.commits = 0
         self.recent: deque = deque(maxlen=RECENT_COMMITS)  # (seconds, writes) of commits
 
     def start(self) -> None:
-        """Start the writer task, and the lanes' tasks if any (in the running loop)."""
-        loop = asyncio.get_running_loop()
-        self.task = loop.create_task(self._run(self.queue), name="kawuxing-writer")
-        if self.lanes > 1:
-            self.lane_tasks = [loop.create_task(self._run(self.rows_queue),
-                                                name=f"kawuxing-writer-{i}")
-                               for i in range(self.lanes)]
+        """Start the writer task (in the running loop)."""
+        self.task = asyncio.get_running_loop().create_task(self._run(), name="kawuxing-writer")
 
     async def submit(self, op: Op | Rows) -> Any:
         """Queue ``op`` (an ``async def op(conn)``, or :class:`Rows`) and wait for its
@@ -95,8 +79,7 @@ class Writer:
         if self.task is None or self.task.done():
             raise RuntimeError("the database writer is not running")
         future = asyncio.get_running_loop().create_future()
-        queue = self.rows_queue if isinstance(op, (Rows, Group)) else self.queue
-        queue.put_nowait((op, future))
+        self.queue.put_nowait((op, future))
         return await future
 
     async def close(self) -> None:
@@ -104,23 +87,19 @@ class Writer:
         if self.task is None:
             return
         self.queue.put_nowait(None)
-        for _ in self.lane_tasks:
-            self.rows_queue.put_nowait(None)
         await self.task
-        for task in self.lane_tasks:
-            await task
 
-    async def _run(self, queue: asyncio.Queue) -> None:
-        conn: AsyncConnection | None = None  # the task's own connection, kept open
+    async def _run(self) -> None:
+        conn: AsyncConnection | None = None  # the writer's own connection, kept open
         stop = False
         try:
             while not stop:
-                item = await queue.get()
+                item = await self.queue.get()
                 if item is None:
                     break
                 batch = [item]
-                while len(batch) < self.max_batch and not queue.empty():
-                    nxt = queue.get_nowait()
+                while len(batch) < self.max_batch and not self.queue.empty():
+                    nxt = self.queue.get_nowait()
                     if nxt is None:
                         stop = True
                         break
@@ -150,7 +129,7 @@ class Writer:
                     conn = await self._maybe_checkpoint(conn)
         finally:
             await _discard(conn)
-            if self.direct is not None and queue is self.queue:
+            if self.direct is not None:
                 self.direct.close()
 
     async def _commit_any(self, conn: AsyncConnection | None,
@@ -213,8 +192,7 @@ class Writer:
         (p50, p99, max), and writes waiting now."""
         recent = list(self.recent)
         times = sorted(t * 1000 for t, _ in recent)
-        queued = self.queue.qsize() + (self.rows_queue.qsize() if self.lanes > 1 else 0)
-        out: dict = {"commits": self.commits, "queued": queued}
+        out: dict = {"commits": self.commits, "queued": self.queue.qsize()}
         if self.wal_path is not None:
             out.update(checkpoints=self.checkpoints, wal_max_bytes=self.wal_max)
         if times:
