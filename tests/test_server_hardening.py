@@ -423,6 +423,26 @@ def test_security_headers_on_every_page_and_docs_only_when_asked(tmp_path):
         assert http("GET", f"{srv.url}/docs")[0] == 404  # no Swagger UI from a CDN
 
 
+def test_websocket_compression_only_when_configured(tmp_path):
+    """permessage-deflate is not negotiated by default (it cost about 6 % of a server's CPU,
+    issue 17) even though the client offers it; ``ws_deflate`` / KAWUXING_WS_DEFLATE=1 turn
+    it on, and the game plays the same."""
+    assert ServerConfig().ws_deflate is False
+    assert ServerConfig.from_env(environ={"KAWUXING_WS_DEFLATE": "1"}).ws_deflate is True
+    assert ServerConfig.from_env(environ={"KAWUXING_WS_DEFLATE": "0"}).ws_deflate is False
+    for deflate in (False, True):
+        with ServerThread(make_config(tmp_path, f"z{deflate}.db", ws_deflate=deflate)) as srv:
+            room = create(srv, seats=["human", "random", "random"], nickname="ann")
+            player = Player(srv.ws, room["code"], room["token"])  # offers permessage-deflate
+            offered = player.ws.request.headers.get("Sec-WebSocket-Extensions") or ""
+            assert "permessage-deflate" in offered
+            agreed = player.ws.response.headers.get("Sec-WebSocket-Extensions")
+            assert (agreed is not None and "permessage-deflate" in agreed) is deflate
+            welcome = player.hello()
+            assert welcome["seat"] == 0 and welcome["version"] >= 0
+            player.close()
+
+
 def test_websocket_origin_must_be_this_server_or_allowed(tmp_path):
     from websockets.exceptions import InvalidStatus
 

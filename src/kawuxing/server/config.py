@@ -82,6 +82,9 @@ class ServerConfig:
       ``ws_max_size`` (larger frames close the socket, 1009), token bucket ``rate``/``burst``
       (messages per second), ``max_strikes`` refused-for-rate messages before closing (1008),
       ``hello_timeout``, ``send_queue`` (a client this far behind is disconnected).
+      ``ws_deflate`` (KAWUXING_WS_DEFLATE, 1/0): offer permessage-deflate compression; off
+      by default — the messages are small (a view is a few KB) and compressing each one cost
+      the server about 6 % of its CPU under load (issue 17), for the clients as well.
     - ``allow_test_walls``: rooms may be created with given walls (tests only; never from the
       command line: a known wall is a known game).
     - ``unload_after``: seconds a finished room stays in memory.
@@ -131,6 +134,7 @@ class ServerConfig:
     max_spectators: int = 30
     max_message_bytes: int = 4096
     ws_max_size: int = 65536
+    ws_deflate: bool = False
     rate: float = 10.0
     burst: float = 30.0
     max_strikes: int = 50
@@ -168,7 +172,7 @@ class ServerConfig:
     @classmethod
     def from_env(cls, db: str | None = None, environ: dict | None = None) -> ServerConfig:
         """Defaults, then ``KAWUXING_<FIELD>`` environment variables for the numeric settings,
-        ``KAWUXING_DB_SCHEMA``, ``KAWUXING_API_DOCS`` (1/0), ``KAWUXING_ALLOW_ORIGINS``
+        ``KAWUXING_DB_SCHEMA``, ``KAWUXING_API_DOCS`` and ``KAWUXING_WS_DEFLATE`` (1/0), ``KAWUXING_ALLOW_ORIGINS``
         (comma-separated), ``KAWUXING_REDIS`` and ``KAWUXING_NODE_ID`` (issue 17) (e.g. ``KAWUXING_BOT_DELAY=0``), with ``db`` normalized. Raises
         ``ValueError`` for a value that is not a number."""
         env = os.environ if environ is None else environ
@@ -188,7 +192,7 @@ class ServerConfig:
             if f.name == "allow_origins":
                 changes[f.name] = tuple(o.strip() for o in raw.split(",") if o.strip())
                 continue
-            if f.name == "api_docs":
+            if f.name in ("api_docs", "ws_deflate"):
                 changes[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
                 continue
             if f.name == "sqlite_synchronous":

@@ -68,7 +68,8 @@ class WsConnection:
             while True:
                 self._wake.clear()
                 while self._buf:
-                    await asyncio.wait_for(self.ws.send_text(self._buf.popleft()), SEND_TIMEOUT)
+                    async with asyncio.timeout(SEND_TIMEOUT):  # no task a message (wait_for's)
+                        await self.ws.send_text(self._buf.popleft())
                     self.sent += 1
                 if self.closed:
                     break

@@ -27,13 +27,14 @@ def uvicorn_config(config: ServerConfig, host: str, port: int, log_level: str = 
                    clock=None, app: FastAPI | None = None) -> uvicorn.Config:
     """A uvicorn config for ``app`` (default: :func:`create_app` of ``config`` and ``clock``,
     the server without the browser client): frame size limit ``config.ws_max_size`` (bigger
-    frames close the socket with 1009), pings every 20 s, a bounded graceful shutdown (SIGTERM
+    frames close the socket with 1009), permessage-deflate only with ``config.ws_deflate``, pings every 20 s, a bounded graceful shutdown (SIGTERM
     and SIGINT: stop accepting, close sockets with 1012, finish writes); uvicorn's own log
     of a client's bad frame kept to one line (:class:`ClientNoise`)."""
     if app is None:
         app = create_app(config, clock)
     made = uvicorn.Config(app, host=host, port=port,
-                          ws_max_size=config.ws_max_size, ws_ping_interval=20.0,
+                          ws_max_size=config.ws_max_size,
+                          ws_per_message_deflate=config.ws_deflate, ws_ping_interval=20.0,
                           ws_ping_timeout=20.0, timeout_graceful_shutdown=config.graceful_seconds,
                           log_level=log_level, lifespan="on", access_log=False)
     errors = logging.getLogger("uvicorn.error")  # configured by uvicorn.Config just now
