@@ -117,6 +117,34 @@ def test_format_counts():
     assert format_counts(counts) == "466p 666z"
 
 
+@settings(max_examples=300)
+@given(st.lists(st.integers(-2, 4), min_size=0, max_size=30))
+def test_format_counts_reads_every_kind_in_order(counts):
+    """format_counts (a table of names, issue 17) against the plain reading: every kind with a
+    positive count as often as counted, the ranks of a suit run together, suits m p s z."""
+    groups: dict[str, str] = {}
+    for kind, count in enumerate(counts):
+        for _ in range(max(count, 0)):
+            name = tile_str(kind)
+            groups[name[1]] = groups.get(name[1], "") + name[0]
+    expected = " ".join(digits + suit for suit, digits in groups.items())
+    assert format_counts(counts) == expected == format_counts(tuple(counts))
+    assert format_tiles(tiles_of(counts)) == expected
+
+
+def test_tile_names_refuse_what_is_not_a_kind():
+    assert [tile_str(k) for k in (0, 8, 9, 17, 18, 26, 27, 28, 29)] == [
+        "1m", "9m", "1p", "9p", "1s", "9s", "5z", "6z", "7z"]
+    for bad in (30, -1, "5p", None, 1.0):
+        with pytest.raises(TileError, match="is not a tile kind"):
+            tile_str(bad)
+    with pytest.raises(TileError, match="30 is not a tile kind"):
+        format_counts([0] * 30 + [1])
+    assert format_counts([0] * 30 + [0, -1]) == ""
+    with pytest.raises(TileError):
+        format_tiles([3, 31])
+
+
 def test_counts_of():
     counts = counts_of(parse_tiles("1122p 5z"))
     assert len(counts) == 30

@@ -89,9 +89,11 @@ def kinds_for_suits(suits: Iterable[str] = ("p", "s")) -> tuple[int, ...]:
 
 
 def tile_str(kind: int) -> str:
-    """MPSZ name of one kind, e.g. ``"5p"``, ``"7z"``."""
-    _check_kind(kind)
-    return f"{tile_rank(kind)}{tile_suit(kind)}"
+    """MPSZ name of one kind, e.g. ``"5p"``, ``"7z"``. Raises :class:`TileError` for a value
+    that is not a kind (0-29)."""
+    if not (isinstance(kind, int) and 0 <= kind < NUM_KINDS):
+        _check_kind(kind)  # raises
+    return _TILE_NAMES[kind]  # a table: the views name every tile of every seat
 
 
 def tile_chinese(kind: int) -> str:
@@ -126,17 +128,30 @@ def tile_unicode(kind: int) -> str:
 
 
 def format_tiles(tiles: Iterable[int]) -> str:
-    """MPSZ string of tiles, sorted and grouped by suit: ``[12, 14, 18] -> "46p 1s"``."""
-    groups: dict[str, str] = {}
-    for kind in sorted(tiles):
+    """MPSZ string of tiles, sorted and grouped by suit: ``[12, 14, 18] -> "46p 1s"``.
+    Raises :class:`TileError` for a value that is not a kind."""
+    counts = [0] * NUM_KINDS
+    for kind in tiles:
         _check_kind(kind)
-        groups[tile_suit(kind)] = groups.get(tile_suit(kind), "") + str(tile_rank(kind))
-    return " ".join(digits + suit for suit, digits in groups.items())
+        counts[kind] += 1
+    return format_counts(counts)
 
 
 def format_counts(counts: list[int]) -> str:
-    """MPSZ string of a counts vector (see :func:`format_tiles`)."""
-    return format_tiles(tiles_of(counts))
+    """MPSZ string of a counts vector (see :func:`format_tiles`; a count of 0 or less adds
+    nothing). Raises :class:`TileError` when a count past the 30 kinds is positive."""
+    if not isinstance(counts, (list, tuple)):
+        counts = list(counts)
+    parts, n = [], len(counts)
+    for suit, first, last in _SUIT_SPANS:  # suits in kind order: m, p, s, z
+        digits = "".join([_RANK_CHARS[k] * counts[k] for k in range(first, min(last, n))
+                          if counts[k] > 0])
+        if digits:
+            parts.append(digits + suit)
+    for kind in range(NUM_KINDS, len(counts)):
+        if counts[kind] > 0:
+            _check_kind(kind)
+    return " ".join(parts)
 
 
 def parse_tile(text: str) -> int:
@@ -239,3 +254,8 @@ def tiles_of(counts: Iterable[int]) -> list[int]:
 def _check_kind(kind: int) -> None:
     if not isinstance(kind, int) or not 0 <= kind < NUM_KINDS:
         raise TileError(f"{kind!r} is not a tile kind (0-{NUM_KINDS - 1})")
+
+
+_TILE_NAMES = tuple(f"{tile_rank(k)}{tile_suit(k)}" for k in range(NUM_KINDS))  # tile_str
+_RANK_CHARS = tuple(str(tile_rank(k)) for k in range(NUM_KINDS))
+_SUIT_SPANS = (("m", 0, 9), ("p", 9, 18), ("s", 18, DRAGON_BASE), ("z", DRAGON_BASE, NUM_KINDS))
