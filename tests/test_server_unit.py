@@ -112,6 +112,22 @@ def test_server_messages_encode_compactly():
     assert ", " not in text
 
 
+def test_encode_is_the_compact_json_of_the_message_whatever_it_holds():
+    """encode (orjson, issue 17) writes what json.dumps(ensure_ascii=False, compact) wrote:
+    UTF-8 text, int keys as strings; an int beyond 64 bits falls back to json."""
+    from kawuxing.engine.hand import Hand
+    from kawuxing.engine.views import seat_view
+    from kawuxing.rules import RuleSet
+
+    view = seat_view(Hand.deal(RuleSet.preset(), 0, seed=3), 0)
+    for message in ({"type": "update", "view": view, "events": [], "ack": None},
+                    {"type": "chat", "text": "碰！卡五星 🀄", "seat": 1, "at": 1.5},
+                    {"acks": {0: "a", 2: None}, "big": 2**70, "nested": [[1, [2.25]], {}]}):
+        text = protocol.encode(message)
+        assert text == json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    assert protocol.encode({"t": "五"}) == '{"t":"五"}'
+
+
 def test_serve_command_line():
     import typer
     from typer.testing import CliRunner
