@@ -305,6 +305,38 @@ def test_storage_failure_undoes_the_action(tmp_path, monkeypatch):
     asyncio.run(main())
 
 
+def test_seats_without_an_option_are_passed_for_in_one_step(tmp_path):
+    """With no claim window (claim_window 0) both seats that cannot take a discard are passed
+    for together (R13.2) and the room broadcasts once for both passes, not once a pass
+    (issue 17: an empty broadcast still built every seat's view); each seat gets the discard,
+    then the next draw."""
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, options=SEAT0)
+            await settle(room, clock)
+            hand = room.match.hand
+            for action in hand.legal_actions(0):
+                twin = hand.clone()
+                twin.apply(action)
+                if action.verb == "discard" and twin.idle_seats() == [1, 2]:
+                    break
+            else:
+                raise AssertionError("no discard that nobody can claim")
+            broadcasts = []
+            real = room.broadcast
+            room.broadcast = lambda acks=None: (broadcasts.append(acks), real(acks))
+            sent = [len(sinks[s].messages) for s in range(3)]
+            await act(room, sinks[0], action.to_json(), action_id="d")
+            await settle(room, clock)
+            assert broadcasts == [{0: "d"}, {}]  # the discard's, then one for both passes
+            assert [a.verb for a in room.match.hand.actions[-3:]] == ["discard", "pass", "pass"]
+            for s in range(3):
+                new = sinks[s].messages[sent[s]:]
+                assert [m["type"] for m in new] == ["update", "update"]
+                assert [[e["type"] for e in m["events"]] for m in new] == [["discard"], ["draw"]]
+    asyncio.run(main())
+
+
 def test_leave_and_give_to_bot(tmp_path):
     async def main():
         async with server(tmp_path) as (manager, clock):

@@ -240,10 +240,29 @@ class Pacer:
             return
         if not room.seats.botted(seat):
             if seat in hand.idle_seats():
-                await room.play(seat, legal[0], BY_WINDOW)
+                await self._pass_idle(hand)
             return
         action, by = self._bot_action(seat)
         await room.play(seat, action, by)
+
+    async def _pass_idle(self, hand) -> None:
+        """Pass, in seat order, for every player's seat that holds no option on the tile on
+        the table (R13.2), and send the result as one update (one broadcast, not one a
+        pass: issue 17). Stops at a pass that could not be stored (the pacer tries again,
+        :meth:`stalled`)."""
+        room = self.room
+        passed = False
+        for seat in hand.idle_seats():
+            if room.match.hand is not hand or seat not in hand.idle_seats() \
+                    or room.seats.botted(seat):
+                continue
+            if await room.play(seat, Action(seat, PASS), BY_WINDOW, quiet=True) is not None:
+                break
+            passed = True
+        if passed:
+            room.broadcast({})
+            if room.finished:
+                await room.finish()
 
     def played(self, seat: int, by: str) -> None:
         """An action of ``seat`` was accepted: its timer stops; a player's own action ends
