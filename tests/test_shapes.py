@@ -542,3 +542,38 @@ def test_table_fallbacks_for_counts_outside_the_tables():
     short = C("123456789p 1122s")[:27]  # no dragons: 27 counts, a ready hand
     assert shanten(short) == standard_shanten_reference(short) == 0
     assert waits(short) == waits_reference(short) == [18, 19]
+
+
+def test_tables_load_from_the_cache_as_from_the_package_file(tmp_path, monkeypatch):
+    """shapes_tables.load (issue 14): the first load writes the decompressed tables to the
+    cache directory, the next maps that file (mmap); both give exactly the tables decoded
+    from the package file. A cache file of the wrong size is replaced; a cache directory that
+    cannot be written still loads (decompressed in memory)."""
+    import mmap
+    import zlib
+    from importlib import resources
+
+    from kawuxing import shapes_tables
+
+    data = resources.files("kawuxing").joinpath(shapes_tables.DATA_FILE).read_bytes()
+    size = int.from_bytes(data[:4], "little")
+    expected = shapes_tables.decode(data)
+
+    def same(tables: dict) -> bool:
+        return tables.keys() == expected.keys() and all(
+            (bytes(v) == bytes(expected[k])) if isinstance(v, memoryview) else v == expected[k]
+            for k, v in tables.items())
+
+    monkeypatch.setenv("KAWUXING_CACHE_DIR", str(tmp_path / "cache"))
+    first = shapes_tables._cached_raw(data)
+    assert isinstance(first, bytes) and len(first) == size
+    files = list((tmp_path / "cache").iterdir())
+    assert [f.name for f in files] == [f"shapes_tables-{zlib.crc32(data):08x}-{size}.raw"]
+    assert files[0].stat().st_size == size
+    mapped = shapes_tables._cached_raw(data)
+    assert isinstance(mapped, mmap.mmap) and mapped[:] == first
+    assert same(shapes_tables.load()) and same(shapes_tables.decode(data, mapped))
+    files[0].write_bytes(b"short")  # a damaged cache file is not used, and is written again
+    assert shapes_tables._cached_raw(data) == first and files[0].stat().st_size == size
+    monkeypatch.setenv("KAWUXING_CACHE_DIR", "/proc/no-such-dir/kawuxing")  # cannot be made
+    assert isinstance(shapes_tables._cached_raw(data), bytes) and same(shapes_tables.load())

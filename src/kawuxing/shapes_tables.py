@@ -8,7 +8,12 @@ suit indexes, 125 dragon indexes.
 
 The tables (built by :func:`build` from the search code of :mod:`kawuxing.shapes`, shipped
 zlib-compressed as the package file ``shapes_tables.bin`` (:func:`encode`) and rebuilt by
-``python -m kawuxing.shapes_tables``):
+``python -m kawuxing.shapes_tables``). Loading them decompresses about 6 MB, most of the import
+time of :mod:`kawuxing.shapes`, so :func:`load` keeps the decompressed buffer in the user's
+cache directory (``$KAWUXING_CACHE_DIR``, else ``$XDG_CACHE_HOME/kawuxing`` or
+``~/.cache/kawuxing``; a file named by the package file's CRC-32 and size) and maps it next
+time (``mmap``: nothing to decompress or copy, pages shared by every process; issue 14). Where
+the directory cannot be written, it decompresses every time, as before.
 
 * ``suit_vec`` / ``dragon_vec`` (``bytes``): index -> id of the component's shanten value vector
   in ``vectors`` (54 distinct over every suit of at most 14 tiles); 255 for a suit of more than
@@ -24,6 +29,8 @@ zlib-compressed as the package file ``shapes_tables.bin`` (:func:`encode`) and r
 from __future__ import annotations
 
 import json
+import mmap
+import os
 import sys
 import zlib
 from array import array
@@ -120,12 +127,13 @@ def encode(tables: dict) -> bytes:
     return len(raw).to_bytes(4, "little") + zlib.compress(raw, 9)
 
 
-def decode(data: bytes) -> dict:
-    """The tables of :func:`encode`'s ``data``: the blobs as ``memoryview``s of one buffer (no
+def decode(data: bytes, raw=None) -> dict:
+    """The tables of :func:`encode`'s ``data`` (``raw``: its decompressed buffer, ``bytes`` or
+    a read-only ``mmap``, when the caller has it already): the blobs as ``memoryview``s of one buffer (no
     copies; the 16-bit ones cast to ``"H"``), ``merge`` and ``shanten`` as ``bytes``,
     ``vectors`` and ``wait_infos`` as lists of tuples."""
-    raw = zlib.decompress(data[4:], bufsize=int.from_bytes(data[:4], "little"))  # one buffer
-    end = raw.index(b"\n")
+    raw = _raw(data) if raw is None else raw
+    end = raw.find(b"\n")
     head = json.loads(raw[:end])
     if sys.byteorder != "little":  # the 16-bit tables are stored little-endian
         raw = bytearray(raw)
@@ -150,7 +158,48 @@ def load() -> dict:
 
     Raises one of :data:`LOAD_ERRORS` when the file is missing or unreadable (rebuild it with
     ``python -m kawuxing.shapes_tables``)."""
-    return decode(resources.files(__package__).joinpath(DATA_FILE).read_bytes())
+    data = resources.files(__package__).joinpath(DATA_FILE).read_bytes()
+    return decode(data, _cached_raw(data))
+
+
+def _raw(data: bytes) -> bytes:
+    """The decompressed buffer of :func:`encode`'s ``data`` (``zlib.error`` if corrupt)."""
+    return zlib.decompress(data[4:], bufsize=int.from_bytes(data[:4], "little"))
+
+
+def cache_dir() -> str:
+    """Where :func:`load` keeps the decompressed tables: ``$KAWUXING_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/kawuxing``, else ``~/.cache/kawuxing`` (no platformdirs: its import
+    alone would cost what the cache saves)."""
+    return (os.environ.get("KAWUXING_CACHE_DIR")
+            or os.path.join(os.environ.get("XDG_CACHE_HOME")
+                            or os.path.join(os.path.expanduser("~"), ".cache"), "kawuxing"))
+
+
+def _cached_raw(data: bytes):
+    """The decompressed buffer of ``data`` mapped from the cache file, which is written first
+    (atomically: a temporary file renamed) when missing; a file of the wrong size is ignored.
+    The buffer itself when the cache cannot be read or written (``OSError``)."""
+    size = int.from_bytes(data[:4], "little")
+    path = os.path.join(cache_dir(), f"shapes_tables-{zlib.crc32(data):08x}-{size}.raw")
+    try:
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size == size:
+                return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        pass
+    raw = _raw(data)
+    if len(raw) != size:
+        raise ValueError(f"{DATA_FILE}: {len(raw)} bytes decompressed, {size} expected")
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        with open(temporary, "wb") as f:
+            f.write(raw)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+    return raw
 
 
 def write(path: str | None = None) -> str:
