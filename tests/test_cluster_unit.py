@@ -266,6 +266,30 @@ def test_a_takeover_is_announced_and_the_relayed_sockets_follow_at_once(redis_se
     run(redis_server.url, body)
 
 
+def test_the_rate_limits_are_the_clusters_not_each_processs(redis_server):
+    """Two processes' SharedBuckets of one kind spend one bucket per IP in Redis (issue 17):
+    a burst of 3 allows 3 requests of an IP over both, not 3 on each; another IP has its own;
+    the refusal says when to come back (1 / rate s for a whole token); a zero rate is off;
+    with Redis away each process falls back to its own bucket."""
+    from kawuxing.server.cluster.limits import PREFIX, SharedBuckets
+    from kawuxing.server.ratelimit import IpBuckets
+
+    async def body(client):
+        one = SharedBuckets("login", IpBuckets(0.1, 3), client)
+        two = SharedBuckets("login", IpBuckets(0.1, 3), client)
+        answers = [await b.take("10.0.0.1") for b in (one, two, one, two)]
+        assert answers[:3] == [0.0, 0.0, 0.0] and 9.0 < answers[3] <= 10.0
+        assert await two.take("10.0.0.2") == 0.0  # a bucket per IP
+        assert 0 < await client.pttl(f"{PREFIX}login:10.0.0.1") <= 31_000  # full again by then
+        assert await SharedBuckets("join", IpBuckets(0, 1), client).take("10.0.0.1") == 0.0
+        broken = redis_asyncio.from_url("redis://127.0.0.1:1/0")  # nothing listens there
+        alone = SharedBuckets("login", IpBuckets(0.1, 2), broken)
+        assert [await alone.take("10.0.0.1") for _ in range(2)] == [0.0, 0.0]
+        assert await alone.take("10.0.0.1") > 9.0  # its own bucket: burst 2
+        await broken.aclose()
+    run(redis_server.url, body)
+
+
 def test_settings_read_the_cluster_variables():
     config = ServerConfig.from_env("postgresql://u@h/d", {
         "KAWUXING_REDIS": "redis://127.0.0.1:6390/0", "KAWUXING_NODE_ID": "east-1"})

@@ -91,10 +91,14 @@ def _coded(status: int, code: str, message: str,
     return HTTPException(status, {"code": code, "message": message}, headers=headers)
 
 
-def _limit(request: Request, kind: str) -> None:
-    """Spend one token of the client IP's ``kind`` bucket (``create``, ``join``, ``lookup``);
-    raises 429 ``rate_limited`` with ``Retry-After`` when it has none."""
+async def _limit(request: Request, kind: str) -> None:
+    """Spend one token of the client IP's ``kind`` bucket (``create``, ``join``, ``lookup``,
+    ``login``): this process's (:class:`~kawuxing.server.ratelimit.IpBuckets`) or, in a
+    cluster, every process's together (:class:`~kawuxing.server.cluster.limits.SharedBuckets`,
+    a coroutine); raises 429 ``rate_limited`` with ``Retry-After`` when it has none."""
     wait = request.app.state.limits[kind].take(client_ip(request.scope))
+    if not isinstance(wait, float):  # SharedBuckets: one Redis round trip
+        wait = await wait
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise _coded(429, "rate_limited", f"too many requests; try again in {seconds} s",
@@ -234,7 +238,7 @@ async def create_room(body: CreateRoom, request: Request,
     in ``Authorization``: the player takes the seat) your ``seat`` and secret ``token``
     (keep it: it reclaims the seat). 422 for bad rules, seats or times; 401/409 as
     :func:`join_room`."""
-    _limit(request, "create")
+    await _limit(request, "create")
     if body.options and "hands_per_match" in body.options:
         raise _coded(422, "bad_rules", "set the number of hands with 'hands' (1-64), not "
                                        "options.hands_per_match")
@@ -252,7 +256,7 @@ async def create_room(body: CreateRoom, request: Request,
 async def get_room(code: str, request: Request) -> dict:
     """Public state of a room: status, rules, seats (nickname, kind, connected), totals; of a
     room no longer in memory (finished, expired) its code, status and match id."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     info = await _on_room(request, code, "info")
     if info is not None:
         return info
@@ -274,7 +278,7 @@ async def join_room(code: str, body: Join, request: Request,
     full or over, ``already_seated`` (the player sits here), ``name_taken`` (a guest's
     nickname is a player's name); 401 ``bad_player_token``; 422 ``bad_nickname`` without
     either."""
-    _limit(request, "join")
+    await _limit(request, "join")
     _known(request, code)
     nickname, player_id = await _seat_name(request, body.nickname,
                                            await player_of(request, authorization))
@@ -290,7 +294,7 @@ async def leave_room(code: str, request: Request,
                      authorization: Annotated[str | None, Header()] = None) -> dict:
     """Leave your seat (token in ``Authorization: Bearer``): before the match it is open
     again; during it a bot plays it and a new player may take it. Your token stops working."""
-    _limit(request, "join")
+    await _limit(request, "join")
     _known(request, code)
     return await _room_op(request, code, "leave", token=_bearer(authorization))
 
@@ -311,7 +315,7 @@ async def seat_to_bot(code: str, seat: int, request: Request,
     with ``body.bot`` (the match starts once no seat is open), during it a *disconnected*
     player's seat is handed to a bot (托管) until that player reconnects with their token.
     Answers ``{"ok": true, "seat": n, "done": "filled"|"auto"}``."""
-    _limit(request, "join")
+    await _limit(request, "join")
     _known(request, code)
     return await _room_op(request, code, "seat_to_bot", token=_bearer(authorization),
                           seat=seat, bot=body.bot if body is not None else None)
@@ -325,7 +329,7 @@ async def list_hands(request: Request, limit: Annotated[int, Query(ge=1, le=500)
     (R13) — ``match_id``, ``number``, ``dealer``, ``result`` (the settlement everyone saw),
     ``started_at``, ``ended_at``; no record, no wall. A hand's replay is public frames for
     anyone, its record for its players (:func:`get_hand`)."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     rows = await _manager(request).store.list_hands(limit, offset, match)
     return {"hands": rows}
 
@@ -368,7 +372,7 @@ async def get_hand(match_id: str, number: Annotated[int, Path(ge=0, le=10**6)],
     with ``kawuxing replay``, check it with ``kawuxing verify``), for the match's players only
     (their player or seat token in ``Authorization: Bearer``, R13). 404 ``no_hand``, 409
     ``hand_in_play``, 403 ``not_a_player``."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     found = await _ended_hand(request, match_id, number)
     if not await _played(request, match_id, authorization):
         raise _not_a_player("the record (it holds the wall and every hand)")
@@ -387,7 +391,7 @@ async def get_frames(match_id: str, number: str, request: Request,
     Without either: ``table`` for a player of the match, else ``public``. Errors, as
     ``{"detail": {"code", "message"}}``: 422 ``bad_number``/``bad_seat``, 404 ``no_hand``,
     409 ``hand_in_play``, 403 ``not_a_player``."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     if not number.isascii() or not number.isdigit() or len(number) > 7:
         raise _coded(422, "bad_number", "the hand number is a whole number from 0")
     asked = perspective if perspective is not None else seat
@@ -409,14 +413,14 @@ async def get_frames(match_id: str, number: str, request: Request,
 async def list_matches(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
                        offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict:
     """Matches, newest first: players, status, totals."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     return {"matches": await _manager(request).store.list_matches(limit, offset)}
 
 
 @router.get("/api/matches/{match_id}")
 async def get_match(match_id: str, request: Request) -> dict:
     """One match with its hands (number, dealer, status, result of the ended ones)."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     found = await _manager(request).store.get_match(match_id)
     if found is None:
         raise _coded(404, "no_match", "no such match")

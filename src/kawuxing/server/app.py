@@ -68,12 +68,16 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
         if config.redis_url:  # one of several processes (issue 17): only its rooms
             from .cluster.node import ClusterNode
 
+            from .cluster.limits import SharedBuckets
+
             try:
                 cluster = await ClusterNode.open(config.redis_url, manager, config.node_id,
                                                  config.node_url)
             except BaseException:
                 await store.close()
                 raise
+            app.state.limits = {kind: SharedBuckets(kind, local, cluster.redis)
+                                for kind, local in app.state.limits.items()}
         restored = await manager.restore()
         if restored:
             log.info("rebuilt %d room(s) from the database", restored)

@@ -68,7 +68,7 @@ async def new_player(body: NewPlayer, request: Request) -> dict:
     """A guest identity named ``name`` (a nickname's rules, no bot's name, unique per
     server): ``{"player_id", "name", "token"}``. 409 ``name_taken``, 422
     ``bad_nickname``/``bot_nickname``."""
-    _limit(request, "create")
+    await _limit(request, "create")
     name = clean_player_name(body.name)
     player_id, token = await _manager(request).store.players.create(name)
     return {"player_id": player_id, "name": name, "token": token}
@@ -81,7 +81,7 @@ async def login(body: Login, request: Request) -> dict:
     one answer for all), 429 ``rate_limited`` (this IP) or ``too_many_attempts`` (this name
     failed :data:`~.identity.LOGIN_BURST` times lately, from whatever IPs:
     :class:`~.identity.LoginFailures`)."""
-    _limit(request, "login")
+    await _limit(request, "login")
     failures = request.app.state.login_failures
     wait = failures.wait(body.name)
     if wait > 0:
@@ -103,7 +103,7 @@ async def me(request: Request,
              authorization: Annotated[str | None, Header()] = None) -> dict:
     """The player of the token: ``{"player_id", "name", "rating", "rated_games",
     "has_password"}``. 401 ``no_token``/``bad_player_token``."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     player = await player_of(request, authorization or "")
     return _me(player)
 
@@ -114,7 +114,7 @@ async def set_password(body: SetPassword, request: Request,
     """Set (or change: ``old_password`` must match) the password that signs the player in on
     another device. 401 ``bad_player_token``, 403 ``bad_login`` (old password wrong),
     422 ``bad_password`` (8-128 characters), 429 ``rate_limited``."""
-    _limit(request, "login")
+    await _limit(request, "login")
     player = await player_of(request, authorization or "")
     check_password(body.password)
     players = _manager(request).store.players
@@ -137,7 +137,7 @@ async def profile(player_id: str, request: Request) -> dict:
     ``rating_before``, ``rating_after``) and ``hands`` (the newest :data:`PROFILE_HANDS`:
     ``match_id``, ``number``, ``seat``, ``ended_at``, ``result``, ``outcome``, ``delta``).
     404 ``no_player``."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     players = _manager(request).store.players
     found = await players.get(player_id) if len(player_id) <= 32 else None
     if found is None:
@@ -167,5 +167,5 @@ async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=500
                       offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> dict:
     """Players with a rated match, best rating first: ``{"players": [{"rank", "player_id",
     "name", "rating", "rated_games", "created_at"}]}`` (docs/ratings.md)."""
-    _limit(request, "lookup")
+    await _limit(request, "lookup")
     return {"players": await _manager(request).store.players.leaderboard(limit, offset)}
