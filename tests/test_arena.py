@@ -169,6 +169,8 @@ def test_cli_same_seed_same_json_whatever_the_workers(run):
     (["--bots", "nope,random"], "unknown bot 'nope'"),
     (["--bots", "heuristic:9,random"], "heuristic levels are 1, 2 and 3"),
     (["--bots", "random"], "got 1"),
+    (["--bots", "random,,heuristic"], "bot 2 of 3 has no name"),
+    (["--bots", "expert,heuristic:3,"], "bot 3 of 3 has no name"),
     (["--bots", "heuristic,heuristic"], "nothing to compare"),
     (["--bots", "heuristic,heuristic:3"], "nothing to compare"),
     (["--bots", "random,heuristic:1,heuristic:2,heuristic:3"], "at most 3 bots"),

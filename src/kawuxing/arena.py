@@ -66,12 +66,15 @@ def check_arena_bots(bots: list[str], players: dict[str, PlayerFactory] | None =
     Two specs naming the same player (``heuristic`` and ``heuristic:3``, or two ``cmd:``
     commands that split into the same words) count as the same bot. A ``cmd:COMMAND`` spec
     is an outside program speaking docs/bot-protocol.md over stdio (:mod:`kawuxing.botproto`).
-    Raises ``ValueError`` for an unknown name or level, a command that cannot be run, too
-    few or too many bots, or a bot named twice (nothing to compare). A name of ``players``
+    Raises ``ValueError`` for an empty or unknown name or level, a command that cannot be
+    run, too few or too many bots, or a bot named twice (nothing to compare). A name of ``players``
     is an agent built in Python (:data:`PlayerFactory`), e.g. a trained policy
     (examples/train_bc.py).
     """
-    specs = [b.strip() for b in bots if b.strip()]
+    specs = [b.strip() for b in bots]
+    if "" in specs:
+        raise ValueError(f"bot {specs.index('') + 1} of {len(specs)} has no name "
+                         f"(two commas in a row, or one at an end?)")
     if len(specs) < MIN_BOTS:
         raise ValueError(f"name {MIN_BOTS} or {MAX_BOTS} different bots to compare, "
                          f"got {len(specs)}")
