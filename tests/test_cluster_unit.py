@@ -290,6 +290,26 @@ def test_the_rate_limits_are_the_clusters_not_each_processs(redis_server):
     run(redis_server.url, body)
 
 
+def test_failed_sign_ins_to_a_name_are_counted_by_every_process(redis_server):
+    """SharedLoginFailures (issues 16, 17): failures to one name through two processes spend
+    one bucket (burst 2: after two, the next try waits about ``every`` s), the name's other
+    spellings (name_key) too, another name is untouched; a peek spends nothing."""
+    from kawuxing.server.cluster.limits import SharedLoginFailures
+    from kawuxing.server.identity import LoginFailures
+
+    async def body(client):
+        one = SharedLoginFailures(LoginFailures(burst=2, every=60.0), client)
+        two = SharedLoginFailures(LoginFailures(burst=2, every=60.0), client)
+        assert [await one.wait("Ann"), await two.wait("Ann")] == [0.0, 0.0]
+        await one.failed("Ann")
+        assert await two.wait("Ann") == 0.0  # one failure of two
+        await two.failed("ANN")  # the same name (name_key)
+        assert 59.0 < await one.wait("ann") <= 60.0 and 59.0 < await two.wait("Ann") <= 60.0
+        assert await one.wait("Bob") == 0.0
+        assert one.local.wait("Ann") == 0.0  # nothing counted per process meanwhile
+    run(redis_server.url, body)
+
+
 def test_settings_read_the_cluster_variables():
     config = ServerConfig.from_env("postgresql://u@h/d", {
         "KAWUXING_REDIS": "redis://127.0.0.1:6390/0", "KAWUXING_NODE_ID": "east-1"})

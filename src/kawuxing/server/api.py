@@ -24,6 +24,7 @@ limit is a 429 ``rate_limited`` with ``Retry-After`` (seconds). ``/api/health``,
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Annotated, Any
 
@@ -91,14 +92,18 @@ def _coded(status: int, code: str, message: str,
     return HTTPException(status, {"code": code, "message": message}, headers=headers)
 
 
+async def resolved(value):
+    """``value``, or what it gives when awaited: the limits answer at once in one process and
+    as coroutines (a Redis round trip) in a cluster (:mod:`.cluster.limits`)."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def _limit(request: Request, kind: str) -> None:
     """Spend one token of the client IP's ``kind`` bucket (``create``, ``join``, ``lookup``,
     ``login``): this process's (:class:`~kawuxing.server.ratelimit.IpBuckets`) or, in a
     cluster, every process's together (:class:`~kawuxing.server.cluster.limits.SharedBuckets`,
     a coroutine); raises 429 ``rate_limited`` with ``Retry-After`` when it has none."""
-    wait = request.app.state.limits[kind].take(client_ip(request.scope))
-    if not isinstance(wait, float):  # SharedBuckets: one Redis round trip
-        wait = await wait
+    wait = await resolved(request.app.state.limits[kind].take(client_ip(request.scope)))
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise _coded(429, "rate_limited", f"too many requests; try again in {seconds} s",

@@ -68,7 +68,7 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
         if config.redis_url:  # one of several processes (issue 17): only its rooms
             from .cluster.node import ClusterNode
 
-            from .cluster.limits import SharedBuckets
+            from .cluster.limits import SharedBuckets, SharedLoginFailures
 
             try:
                 cluster = await ClusterNode.open(config.redis_url, manager, config.node_id,
@@ -78,6 +78,8 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
                 raise
             app.state.limits = {kind: SharedBuckets(kind, local, cluster.redis)
                                 for kind, local in app.state.limits.items()}
+            app.state.login_failures = SharedLoginFailures(app.state.login_failures,
+                                                           cluster.redis)
         restored = await manager.restore()
         if restored:
             log.info("rebuilt %d room(s) from the database", restored)

@@ -25,7 +25,7 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from .api import _coded, _limit, _manager, player_of
+from .api import _coded, _limit, _manager, player_of, resolved
 from .identity import (PASSWORD_MAX, check_password, clean_player_name, hash_password,
                        password_matches)
 from .stats import outcome, played, summary
@@ -83,7 +83,7 @@ async def login(body: Login, request: Request) -> dict:
     :class:`~.identity.LoginFailures`)."""
     await _limit(request, "login")
     failures = request.app.state.login_failures
-    wait = failures.wait(body.name)
+    wait = await resolved(failures.wait(body.name))
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise _coded(429, "too_many_attempts", f"too many failed sign-ins to this name; try "
@@ -92,7 +92,7 @@ async def login(body: Login, request: Request) -> dict:
     found = await players.named(body.name)
     stored = found["password_hash"] if found else None
     if not await run_in_threadpool(password_matches, body.password, stored):
-        failures.failed(body.name)
+        await resolved(failures.failed(body.name))
         raise _coded(401, "bad_login", "no player with that name and password")
     token = await players.add_token(found["id"])
     return {"player_id": found["id"], "name": found["name"], "token": token}
