@@ -50,6 +50,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Callable
 
+import orjson
 import pytest
 
 from kawuxing.server.testing import choose, free_port, needs_answer, pg_test_url
@@ -344,7 +345,7 @@ class SeatClient:
     ``bases()[home]`` and on every lost connection moves to the next, resuming with its hand
     and last event (docs/protocol.md). ``think``: (low, high) seconds before each action.
     It acts only when its view asks it to (:func:`needs_answer`), with fresh action ids, and
-    not while ``paused``. ``token`` None: a spectator (``watch``; it never acts).
+    not while ``paused`` (looked at after each message, or ``poll`` seconds without one). ``token`` None: a spectator (``watch``; it never acts).
 
     After :meth:`run`: ``messages`` (every message received, in order), ``acked`` (``(hand,
     action)`` of each action the server acknowledged), ``events`` (``{(hand, n): event}``),
@@ -356,8 +357,9 @@ class SeatClient:
     def __init__(self, bases: Callable[[], list[str]], code: str, token: str | None,
                  home: int = 0,
                  rng: random.Random | None = None, think: tuple[float, float] = (0.0, 0.0),
-                 keep_messages: bool = True) -> None:
+                 keep_messages: bool = True, poll: float = 0.2) -> None:
         self.bases, self.code, self.token, self.home = bases, code, token, home
+        self.poll = poll  # seconds a receive waits before the loop looks at stopped/paused
         self.rng = rng or random.Random(0)
         self.think = think
         self.keep_messages = keep_messages
@@ -381,7 +383,7 @@ class SeatClient:
         self.last_ack = 0.0  # time.monotonic() of the last ack of one of our actions
         self.measuring = True
         self.paused = False  # while True it sends no action
-        self.stopped = False  # set: run() returns within 0.2 s
+        self.stopped = False  # set: run() returns within poll s
         self._ids = 0
         self._failures = 0  # connections in a row that ended before a welcome
         self._pending: tuple[str, float, int, list] | None = None
@@ -420,12 +422,12 @@ class SeatClient:
         try:
             while time.monotonic() < deadline and not self.stopped:
                 try:  # asyncio.timeout: no task a call (wait_for's), 1,800 clients poll
-                    async with asyncio.timeout(0.2):
+                    async with asyncio.timeout(self.poll):
                         raw = await ws.recv()
                 except TimeoutError:
                     raw = None
                 if raw is not None:
-                    self._receive(json.loads(raw))
+                    self._receive(orjson.loads(raw))
                     if self.ended:
                         return
                 if (self._pending is None and not self.paused and self.token is not None
@@ -489,7 +491,7 @@ class SeatClient:
             self.errors.append(message)
 
     def stop(self) -> None:
-        """Make :meth:`run` return soon (a spectator gets no ``match_end``)."""
+        """Make :meth:`run` return within ``poll`` s (a spectator gets no ``match_end``)."""
         self.stopped = True
 
     def describe(self) -> str:
