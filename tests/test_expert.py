@@ -438,3 +438,70 @@ def test_monte_carlo_is_the_same_for_an_observation_and_in_twin_hands():
             break
     else:
         raise AssertionError("no 亮倒 decision in the hand")
+
+
+def _heuristic_turn(seed: str, dealer: int, nth: int):
+    """Seat 0's ``nth`` turn with a choice (undeclared, more than one legal action) in a
+    hand dealt from ``seed`` and played by heuristic:3 in every seat: (Observation, legal)."""
+    from kawuxing.engine.hand import Hand
+    hand = Hand.deal(RULES, dealer, seed=seed, windows=False)
+    agents = [HeuristicAgent(3) for _ in range(3)]
+    while not hand.ended:
+        seat = hand.to_act()[0]
+        legal = hand.legal_actions(seat)
+        obs = observe(hand, seat)
+        if seat == 0 and obs.phase == "turn" and len(legal) > 1 and not obs.declared[0]:
+            nth -= 1
+            if nth == 0:
+                return obs, legal
+        hand.apply(agents[seat].act(obs, legal))
+    raise AssertionError("the hand ended before that turn")
+
+
+def test_rollout_policy_improvement_keeps_a_late_hand_concealed():
+    """Rollouts by heuristic:3 in every seat (Params.mc_policy "heuristic", mc_switch 12,
+    agent.improve; issue 11). Five tiles left (R5.3), seat 0 holds 5p 4s5s7s8s8s8s9s with
+    pungs of 6p and 6s; seat 2 declared 亮倒 on 4s/7s (R8.1). The model declares with 5p
+    (ready on 3s, 3 live, and a dead 6s: ev 0.185 + the 亮倒 bonus 0.8 above 9s at 0.601),
+    heuristic:3 discards 5p concealed. In the same 12 sampled worlds (R13: only unseen tiles
+    dealt) the 亮倒 earns −2.0 a hand on average and the concealed 5p 0.0, so the agent plays
+    the concealed 5p, with the values as its reason; deterministic for the Observation."""
+    from kawuxing.agents.expert.agent import improve
+    from kawuxing.agents.expert.rollout import heuristic_rollout, mc_values
+    obs, legal = _heuristic_turn("t/19", 1, 15)
+    assert obs.wall_left == 5 and obs.declared == (False, False, True)
+    declare, plain = Action(0, DISCARD, K["5p"], True), Action(0, DISCARD, K["5p"])
+    assert agent_choices(obs, legal)[0].action == declare  # the default: rollouts off
+    assert DEFAULT_PARAMS.mc_switch == 0 and DEFAULT_PARAMS.mc_policy == "fast"
+    assert HeuristicAgent(3).decide(obs, legal) == plain
+    assert mc_values(obs, [declare, plain], 12, policy="heuristic") == [-2.0, 0.0]
+    mc = replace(DEFAULT_PARAMS, mc_policy="heuristic", mc_switch=12)
+    chosen = agent_choices(obs, legal, params=mc)
+    assert chosen[0].action == plain
+    assert dict(chosen[0].reasons)["rollout"] == {
+        "values": [[[0, "discard", "5p", "declare"], -2.0], [[0, "discard", "5p"], 0.0]],
+        "rollouts": 12}
+    assert chosen[0].text().endswith("played out 12 times: discard 5p declare -2.00, "
+                                     "discard 5p +0.00")
+    assert sorted(map(str, (c.action for c in chosen))) == sorted(map(str, legal))
+    assert ExpertAgent(params=mc).act(obs, legal) == plain
+    # a threshold above the gap keeps the agent's choice; ties keep it too
+    assert agent_choices(obs, legal, params=replace(mc, mc_threshold=2.0))[0].action == declare
+    ranked = rank_actions(obs, legal)
+    assert improve(obs, ranked, [declare], params=mc) == ranked
+    with pytest.raises(ValueError, match="policy"):
+        mc_values(obs, [declare, plain], 1, policy="random")
+    # the close-亮倒 Monte Carlo (mc_rollouts) plays its worlds by the same policy: 亮倒 with
+    # 5p against the model's best other discard, 9s (0.38 apart, within mc_margin 1)
+    close = replace(DEFAULT_PARAMS, mc_rollouts=12, mc_policy="heuristic")
+    settled = agent_choices(obs, legal, params=close)[0]
+    assert settled.action == Action(0, DISCARD, K["9s"])
+    assert dict(settled.reasons)["mc"] == {"declare": -2.0, "rest": -0.75, "rollouts": 12}
+    fast = agent_choices(obs, legal, params=replace(close, mc_policy="fast"))[0]
+    assert dict(fast.reasons)["mc"] == {"declare": -1.5, "rest": -1.333, "rollouts": 12}
+    # a heuristic rollout of the real hand's state ends with settled money (zero-sum)
+    from kawuxing.agents.expert.rollout import sample_world
+    import random
+    world = sample_world(obs, random.Random(1))
+    money = heuristic_rollout(world, 0)
+    assert world.ended and money == world.deltas[0] and sum(world.deltas) == 0

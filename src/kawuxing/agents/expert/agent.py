@@ -12,7 +12,7 @@ from ...engine.observation import Observation
 from ...melds import MELD_PUNG
 from ..heuristic import HeuristicAgent
 from .brain import Choice, rank_actions, rank_value
-from .rollout import mc_values
+from .rollout import mc_samples, mc_values
 from .table import DEFAULT_PARAMS, Params
 
 
@@ -27,15 +27,24 @@ def agent_choices(obs: Observation, legal: list[Action], after_kong: bool = Fals
     front with a reason ``second`` {gap: base units below the model's best, best: the
     model's own best action as JSON}. The rest keep the model's order. ``explain`` as in :func:`~.brain.rank_actions`.
     With ``params.mc_rollouts`` > 0 a close 亮倒 decision is settled by :func:`monte_carlo`
-    first (no second opinion then)."""
+    first (no second opinion then); with ``params.mc_switch`` > 0 a turn where the choice and
+    heuristic:3's (or the model's best) differ is settled by rollouts (:func:`improve`)."""
     ranked = rank_actions(obs, legal, after_kong, explain, params)
     settled = monte_carlo(obs, ranked, after_kong, params)
     if settled is not None:
         return settled
-    if params.heuristic_margin <= 0 or len(ranked) < 2:
+    if len(ranked) < 2 or params.heuristic_margin <= 0 and params.mc_switch <= 0:
         return ranked
     second = HeuristicAgent(3).decide(obs, legal, after_kong)
-    if second == ranked[0].action:
+    chosen = _second_opinion(ranked, second, params)
+    others = [ranked[0].action, second] if params.mc_model else [second]
+    return improve(obs, chosen, others, after_kong, params)
+
+
+def _second_opinion(ranked: list[Choice], second: Action, params: Params) -> list[Choice]:
+    """``ranked`` with heuristic:3's choice ``second`` first where the model rates it
+    close enough (:func:`agent_choices`)."""
+    if params.heuristic_margin <= 0 or second == ranked[0].action:
         return ranked
     best = rank_value(ranked[0])
     i, other = next((i, c) for i, c in enumerate(ranked) if c.action == second)
@@ -49,6 +58,52 @@ def agent_choices(obs: Observation, legal: list[Action], after_kong: bool = Fals
     return [taken] + ranked[:i] + ranked[i + 1:]
 
 
+def improve(obs: Observation, chosen: list[Choice], others: list[Action],
+            after_kong: bool = False, params: Params = DEFAULT_PARAMS) -> list[Choice]:
+    """Rollout policy improvement (issue 11; Tesauro, Bertsekas): in the seat's own turn,
+    not declared (R8.2: a declared hand has no choice but to win), where the agent's choice
+    ``chosen[0]`` and any of ``others`` (heuristic:3's choice, and the model's best with
+    ``params.mc_model``) differ, the distinct ones are played out in the same
+    ``params.mc_switch`` sampled worlds (:func:`.rollout.mc_samples`, R13: only the unseen
+    tiles are dealt) by
+    ``params.mc_policy`` — ``"heuristic"``: heuristic:3 in every seat, the arena's
+    opponents — and one whose mean money beats the agent's choice by more than
+    ``params.mc_threshold`` base units (the highest) — and by more than ``params.mc_z``
+    standard errors of the paired difference — goes first with a reason ``rollout``
+    {values: [[action as JSON, mean base units]], rollouts}; else ``chosen`` as it is
+    (ties keep it). Off with ``params.mc_switch`` 0; ``chosen`` too where no deal fits the
+    Observation (a free-standing position of ``kawuxing hint``)."""
+    if (params.mc_switch <= 0 or obs.phase != TURN or obs.turn != obs.seat
+            or obs.declared[obs.seat]):
+        return chosen
+    candidates = [chosen[0].action]
+    for a in others:
+        if a not in candidates:
+            candidates.append(a)
+    if len(candidates) < 2:
+        return chosen
+    n = params.mc_switch
+    try:
+        samples = mc_samples(obs, candidates, n, after_kong, params.mc_policy)
+    except ValueError:
+        return chosen
+    values = [sum(s) / n for s in samples]
+    best = max(range(len(values)), key=lambda i: (values[i], -i))
+    if best == 0 or values[best] <= values[0] + params.mc_threshold:
+        return chosen
+    if params.mc_z > 0 and n > 1:  # the paired difference must stand out of its noise
+        diffs = [b - a for a, b in zip(samples[0], samples[best])]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= params.mc_z * (var / n) ** 0.5:
+            return chosen
+    first = next(c for c in chosen if c.action == candidates[best])
+    taken = replace(first, reasons=first.reasons + (
+        ("rollout", {"values": [[a.to_json(), round(v, 3)] for a, v in zip(candidates, values)],
+                     "rollouts": params.mc_switch}),))
+    return [taken] + [c for c in chosen if c is not first]
+
+
 def monte_carlo(obs: Observation, ranked: list[Choice], after_kong: bool = False,
                 params: Params = DEFAULT_PARAMS) -> list[Choice] | None:
     """A close 亮倒 decision (R8.1) settled by determinised Monte Carlo, or None.
@@ -57,7 +112,8 @@ def monte_carlo(obs: Observation, ranked: list[Choice], after_kong: bool = False
     with a discard and its best 亮倒 and its best other discard are within
     ``params.mc_margin`` base units (ranking values, :func:`~.brain.rank_value`): both are
     played out in the same ``params.mc_rollouts`` sampled worlds (:func:`.rollout.mc_values`,
-    R13: only the unseen tiles are dealt) and the one of higher mean money goes first, with a
+    R13: only the unseen tiles are dealt) by ``params.mc_policy`` and the one of higher mean
+    money goes first, with a
     reason ``mc`` {declare, rest: mean base units of the 亮倒 and of the other, rollouts}.
     None when ``params.mc_rollouts`` is 0, the decision is not such a one, or no deal fits
     the Observation (a free-standing position of ``kawuxing hint``)."""
@@ -71,7 +127,8 @@ def monte_carlo(obs: Observation, ranked: list[Choice], after_kong: bool = False
     if abs(rank_value(declare)[1] - rank_value(rest)[1]) > params.mc_margin:
         return None
     try:
-        values = mc_values(obs, [declare.action, rest.action], params.mc_rollouts, after_kong)
+        values = mc_values(obs, [declare.action, rest.action], params.mc_rollouts, after_kong,
+                           params.mc_policy)
     except ValueError:  # an Observation no deal fits (a free-standing position): the model
         return None
     first = declare if values[0] > values[1] else rest

@@ -37,7 +37,9 @@ class Choice:
     ``pass``; ``piao`` {edge}; ``forced`` (a declared hand discards its draw, R8.2);
     ``second`` {gap, best} (the agent plays heuristic:3's choice, rated ``gap`` base units
     below the model's ``best``, :func:`~.agent.agent_choices`); ``mc`` {declare, rest,
-    rollouts} (a close 亮倒 decision settled by Monte Carlo, :func:`~.agent.monte_carlo`).
+    rollouts} (a close 亮倒 decision settled by Monte Carlo, :func:`~.agent.monte_carlo`);
+    ``rollout`` {values: [[action, mean]], rollouts} (a turn settled by rollouts of the
+    candidates, :func:`~.agent.improve`).
     """
 
     action: Action
@@ -77,6 +79,10 @@ class Choice:
             elif code == "mc":
                 parts.append(f"played out {p['rollouts']} times: 亮倒 {p['declare']:+.2f}, "
                              f"the other {p['rest']:+.2f}")
+            elif code == "rollout":
+                parts.append(f"played out {p['rollouts']} times: "
+                             + ", ".join(" ".join(map(str, a[1:])) + f" {v:+.2f}"
+                                         for a, v in p["values"]))
         return "; ".join(parts)
 
     def to_json(self) -> dict:

@@ -17,20 +17,28 @@ leaves it ready, and passes pungs and kongs. A candidate's value is the mean of 
 seat's money from now to the end of the hand (base units, the engine's own settlement:
 ``hand.deltas``). The worlds are drawn by an RNG seeded with the Observation alone, so the
 same Observation gives the same values (no clock, no OS randomness; R13 twins: equal).
+
+With the policy ``"heuristic"`` (:func:`heuristic_rollout`) every seat plays the rest of the
+hand as ``heuristic:3`` does in the arena instead: rollout policy improvement over the
+arena's opponents (:func:`~.agent.improve`).
 """
 
 from __future__ import annotations
 
 import random
 
-from ...engine.actions import DISCARD, PASS, WIN, Action
+from ...engine.actions import ADDED_KONG, CONCEALED_KONG, DISCARD, PASS, WIN, Action
 from ...engine.hand import Hand
-from ...engine.observation import Observation
+from ...engine.observation import Observation, observe
 from ...engine.state import CLAIM, ROB, TURN, SeatState
 from ...face_down import PAIR, PUNG, Group
 from ...melds import Meld
 from ...shapes import shanten, waits
 from ...tiles import NUM_KINDS, kinds_for_suits
+from ..heuristic import HeuristicAgent
+
+FAST, HEURISTIC = "fast", "heuristic"  # the rollout policies (Params.mc_policy)
+KONG_VERBS = (CONCEALED_KONG, ADDED_KONG)
 
 
 def observation_seed(obs: Observation, salt: str = "") -> str:
@@ -205,19 +213,61 @@ def rollout(hand: Hand, seat: int, limit: int = 400) -> int:
     raise RuntimeError("rollout: the hand did not end")
 
 
+def heuristic_rollout(hand: Hand, seat: int, agents: list[HeuristicAgent] | None = None,
+                      limit: int = 400) -> int:
+    """Play ``hand`` to its end with ``heuristic:3`` in every seat — each seat's
+    :class:`HeuristicAgent` fed that seat's :func:`observe` (R13) and legal actions, as the
+    arena plays it (a seat with one legal action plays it unasked) — and return ``seat``'s
+    score change over the hand (base units, ``hand.deltas``). ``agents``: one per seat, to
+    carry a kong made before (R9.1); new ones by default. ``RuntimeError`` past ``limit``
+    actions."""
+    agents = agents or [HeuristicAgent(3) for _ in range(3)]
+    for _ in range(limit):
+        if hand.ended:
+            return hand.deltas[seat]
+        actor = hand.to_act()[0]
+        legal = hand.legal_actions(actor)
+        if len(legal) == 1:
+            hand.apply(legal[0])
+        else:
+            hand.apply(agents[actor].act(observe(hand, actor), legal))
+    raise RuntimeError("heuristic_rollout: the hand did not end")
+
+
 def mc_values(obs: Observation, candidates: list[Action], rollouts: int,
-              after_kong: bool = False) -> list[float]:
+              after_kong: bool = False, policy: str = FAST) -> list[float]:
     """The mean money (base units, from now to the end of the hand) of each of
     ``candidates`` (legal actions of ``obs.seat`` in its turn) over ``rollouts`` sampled
-    worlds (:func:`sample_world`), the same worlds for every candidate (paired), each played
-    out by :func:`rollout`. Deterministic for an Observation (:func:`observation_seed`)."""
+    worlds (:func:`mc_samples`)."""
+    samples = mc_samples(obs, candidates, rollouts, after_kong, policy)
+    return [sum(s) / rollouts for s in samples]
+
+
+def mc_samples(obs: Observation, candidates: list[Action], rollouts: int,
+               after_kong: bool = False, policy: str = FAST) -> list[list[int]]:
+    """Each of ``candidates``' money (base units, from now to the end of the hand) in each of
+    ``rollouts`` sampled worlds (:func:`sample_world`), the same worlds for every candidate
+    (paired: ``out[i][w]`` is candidate i in world w), each played out by :func:`rollout`
+    (``policy`` ``"fast"``) or :func:`heuristic_rollout` (``"heuristic"``: heuristic:3 in
+    every seat, the seat's own kong candidate remembered as the agent remembers its own,
+    R9.1). Deterministic for an Observation (:func:`observation_seed`). ``ValueError`` for
+    another policy or an Observation no deal fits."""
+    if policy not in (FAST, HEURISTIC):
+        raise ValueError(f"mc_values: policy {policy!r}: use {FAST!r} or {HEURISTIC!r}")
     rng = random.Random(observation_seed(obs, "mc"))
-    totals = [0.0] * len(candidates)
+    out: list[list[int]] = [[] for _ in candidates]
     start = obs.deltas[obs.seat]
     for _ in range(rollouts):
         world = sample_world(obs, rng, after_kong)
         for i, a in enumerate(candidates):
             twin = world.clone()
+            if policy == FAST:
+                twin.apply(a)
+                out[i].append(rollout(twin, obs.seat) - start)
+                continue
+            agents = [HeuristicAgent(3) for _ in range(3)]
+            if a.verb in KONG_VERBS:  # the next turn follows this kong (R9.1)
+                agents[obs.seat]._kong_wall = twin.wall_left
             twin.apply(a)
-            totals[i] += rollout(twin, obs.seat) - start
-    return [t / rollouts for t in totals]
+            out[i].append(heuristic_rollout(twin, obs.seat, agents) - start)
+    return out

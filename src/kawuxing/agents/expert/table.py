@@ -54,7 +54,17 @@ class Params:
       agent settles a close 亮倒 decision by determinised Monte Carlo
       (:mod:`.rollout`, :func:`~.agent.agent_choices`; 0: never);
     - ``mc_margin``: base units within which the model's best 亮倒 and best other action
-      count as close (ranking values, bonus included).
+      count as close (ranking values, bonus included);
+    - ``mc_policy``: who plays the Monte Carlo's sampled worlds out, every seat:
+      ``"fast"`` (:func:`.rollout.fast_policy`) or ``"heuristic"`` (heuristic:3,
+      :func:`.rollout.heuristic_rollout`);
+    - ``mc_switch``: sampled worlds with which a turn where the agent's choice and
+      heuristic:3's (with ``mc_model`` also the model's best) differ is settled by rollouts
+      (policy improvement, :func:`~.agent.improve`; 0: never);
+    - ``mc_threshold``: base units by which another candidate's mean must beat the agent's
+      choice there;
+    - ``mc_z``: and by more than this many standard errors of the paired difference over
+      the worlds (0: the mean alone decides).
     """
 
     ron_concealed: float = 0.45
@@ -71,6 +81,11 @@ class Params:
     declare_margin: float = 0.0
     mc_rollouts: int = 0
     mc_margin: float = 1.0
+    mc_policy: str = "fast"
+    mc_switch: int = 0
+    mc_threshold: float = 0.0
+    mc_z: float = 0.0
+    mc_model: bool = True
 
 
 DEFAULT_PARAMS = Params()
