@@ -603,12 +603,12 @@ def new_wall(rules: RuleSet, seed: int | str) -> list[int]:
     return wall
 
 
-def _fresh(obj, _new=object.__new__, _list=list, _dict=dict):
+def _fresh(obj):
     """A shallow copy of ``obj`` whose list and dict attributes are new containers (one level
     deep: their items are shared). ``obj`` is a plain class instance (its attributes in
     ``__dict__``, no ``__slots__``, no ``__copy__``); no ``copy.copy`` (whose reduce protocol
     took a tenth of a server's CPU in Room.play, issue 17)."""
-    twin = _new(type(obj))
-    twin.__dict__.update({name: (type(value)(value) if isinstance(value, (_list, _dict))
+    twin = object.__new__(type(obj))
+    twin.__dict__.update({name: (type(value)(value) if isinstance(value, (list, dict))
                                  else value) for name, value in vars(obj).items()})
     return twin

@@ -66,9 +66,8 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
         app.state.manager = manager
         cluster = None
         if config.redis_url:  # one of several processes (issue 17): only its rooms
-            from .cluster.node import ClusterNode
-
             from .cluster.limits import SharedBuckets, SharedLoginFailures
+            from .cluster.node import ClusterNode
 
             try:
                 cluster = await ClusterNode.open(config.redis_url, manager, config.node_id,

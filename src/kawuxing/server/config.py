@@ -83,7 +83,7 @@ class ServerConfig:
       (messages per second), ``max_strikes`` refused-for-rate messages before closing (1008),
       ``hello_timeout``, ``send_queue`` (a client this far behind is disconnected).
       ``ws_deflate`` (KAWUXING_WS_DEFLATE, 1/0): offer permessage-deflate compression; off
-      by default — the messages are small (a view is a few KB) and compressing each one cost
+      by default — the messages are small (a view is about 1 KB) and compressing each one cost
       the server about 6 % of its CPU under load (issue 17), for the clients as well.
     - ``allow_test_walls``: rooms may be created with given walls (tests only; never from the
       command line: a known wall is a known game).
