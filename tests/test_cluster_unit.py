@@ -310,6 +310,40 @@ def test_failed_sign_ins_to_a_name_are_counted_by_every_process(redis_server):
     run(redis_server.url, body)
 
 
+def test_the_cap_on_sockets_per_ip_is_the_clusters(redis_server):
+    """SharedSocketCount (issue 17): with a cap of 3 a client's sockets are counted over both
+    live processes (2 here and 1 there: the 4th is refused on either), another IP has its
+    own; a closed socket frees its place once its process syncs; a process that is no longer
+    live is not counted; with Redis away a process counts alone."""
+    from kawuxing.server.cluster.limits import SOCKETS_PREFIX, SharedSocketCount
+    from kawuxing.server.ratelimit import SocketCount
+
+    async def body(client):
+        live = ["a#1", "b#1"]
+        a = SharedSocketCount(SocketCount(3), client, "a#1", lambda: live)
+        b = SharedSocketCount(SocketCount(3), client, "b#1", lambda: live)
+        ip = "10.0.0.7"
+        assert [await a.acquire(ip), await a.acquire(ip), await b.acquire(ip)] == [True] * 3
+        assert not await b.acquire(ip) and not await a.acquire(ip)
+        assert await b.acquire("10.0.0.8")
+        assert a.counted == {ip: 2} and b.counted == {ip: 1, "10.0.0.8": 1}
+        a.release(ip)
+        assert not await b.acquire(ip)  # Redis learns of the close at a's next heartbeat
+        await a.sync()
+        assert await client.hgetall(SOCKETS_PREFIX + "a#1") == {ip: "1"}
+        assert await b.acquire(ip)  # 1 + 2
+        live.remove("a#1")  # a died: its count is not read any more
+        assert await b.acquire(ip) and b.counted[ip] == 3
+        broken = redis_asyncio.from_url("redis://127.0.0.1:1/0")
+        alone = SharedSocketCount(SocketCount(1), broken, "c#1", lambda: ["c#1"])
+        assert await alone.acquire(ip) and not await alone.acquire(ip)  # its own count
+        alone.release(ip)
+        assert alone.local.open == {} and alone.counted == {}
+        await alone.sync()  # fails quietly: the next heartbeat tries again
+        await broken.aclose()
+    run(redis_server.url, body)
+
+
 def test_settings_read_the_cluster_variables():
     config = ServerConfig.from_env("postgresql://u@h/d", {
         "KAWUXING_REDIS": "redis://127.0.0.1:6390/0", "KAWUXING_NODE_ID": "east-1"})
@@ -383,6 +417,44 @@ def test_a_process_whose_lease_was_taken_writes_nothing_more_for_the_room(
         row = server.call(server.manager.store.room_row(code))
         assert row["status"] == "waiting" or row["status"] == "playing"
         assert code not in cluster.leases.held
+
+
+def test_two_processes_share_the_cap_on_sockets_and_the_rate_limits_of_an_ip(
+        redis_server, scratch_db):
+    """End to end (issue 17): two in-process cluster members with a cap of 3 sockets per IP
+    and 2 rooms made per IP (burst): 2 sockets on one and 1 on the other fill the cap, the
+    next socket on either gets ``too_many_sockets``; a room made through each fills the
+    create bucket, a third through either is 429 ``rate_limited``."""
+    from kawuxing.server.testing import Player, ServerThread, http
+    from websockets.exceptions import ConnectionClosed
+
+    def config(node):
+        return replace(ServerConfig.from_env(scratch_db, {}), redis_url=redis_server.url,
+                       node_id=node, bot_delay=0.0, claim_window=0.0, hand_pause=0.0,
+                       max_sockets_per_ip=3, create_rate=0.001, create_burst=2)
+
+    body = {"hands": 1, "nickname": "p0", "seats": ["human", "random", "random"]}
+    with ServerThread(config("a")) as a, ServerThread(config("b")) as b:
+        made = [http("POST", f"{s.url}/api/rooms", body) for s in (a, b)]
+        assert [m[0] for m in made] == [201, 201]
+        for s in (a, b):
+            status, refused = http("POST", f"{s.url}/api/rooms", body)
+            assert status == 429 and refused["detail"]["code"] == "rate_limited"
+        deadline = time.monotonic() + 10  # each process sees the other live (heartbeats)
+        while any(len(s.manager.cluster.live) < 2 for s in (a, b)):
+            assert time.monotonic() < deadline, "the processes never saw each other"
+            time.sleep(0.05)
+        code, token = made[0][1]["code"], made[0][1]["token"]
+        players = [Player(s.ws, code, token) for s in (a, a, b)]
+        for s in (a, b):
+            extra = Player(s.ws, code, token)
+            message = extra.recv()
+            assert message["type"] == "error" and message["code"] == "too_many_sockets"
+            with pytest.raises(ConnectionClosed):
+                extra.recv()
+            extra.close()
+        for p in players:
+            p.close()
 
 
 def test_a_write_that_collides_with_a_stale_owners_row_rebuilds_the_room_from_the_database(

@@ -24,7 +24,6 @@ limit is a 429 ``rate_limited`` with ``Retry-After`` (seconds). ``/api/health``,
 
 from __future__ import annotations
 
-import inspect
 import math
 from typing import Annotated, Any
 
@@ -37,6 +36,7 @@ from ..pattern_table import pattern_table
 from ..records import PUBLIC, TABLE, replay_frames
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
 from .guard import client_ip
+from .ratelimit import resolved
 from .room import EXTERNAL, HUMAN, clean_nickname
 from .roomops import ROOM_OPS
 
@@ -90,12 +90,6 @@ def _manager(request: Request):
 def _coded(status: int, code: str, message: str,
            headers: dict[str, str] | None = None) -> HTTPException:
     return HTTPException(status, {"code": code, "message": message}, headers=headers)
-
-
-async def resolved(value):
-    """``value``, or what it gives when awaited: the limits answer at once in one process and
-    as coroutines (a Redis round trip) in a cluster (:mod:`.cluster.limits`)."""
-    return await value if inspect.isawaitable(value) else value
 
 
 async def _limit(request: Request, kind: str) -> None:

@@ -66,7 +66,7 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
         app.state.manager = manager
         cluster = None
         if config.redis_url:  # one of several processes (issue 17): only its rooms
-            from .cluster.limits import SharedBuckets, SharedLoginFailures
+            from .cluster.limits import SharedBuckets, SharedLoginFailures, SharedSocketCount
             from .cluster.node import ClusterNode
 
             try:
@@ -79,6 +79,10 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
                                 for kind, local in app.state.limits.items()}
             app.state.login_failures = SharedLoginFailures(app.state.login_failures,
                                                            cluster.redis)
+            app.state.sockets = SharedSocketCount(
+                app.state.sockets, cluster.redis, cluster.me,
+                lambda: [n.get("me") for n in cluster.live])
+            cluster.on_beat.append(app.state.sockets.sync)
         restored = await manager.restore()
         if restored:
             log.info("rebuilt %d room(s) from the database", restored)

@@ -25,7 +25,8 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from .api import _coded, _limit, _manager, player_of, resolved
+from .api import _coded, _limit, _manager, player_of
+from .ratelimit import resolved
 from .identity import (PASSWORD_MAX, check_password, clean_player_name, hash_password,
                        password_matches)
 from .stats import outcome, played, summary

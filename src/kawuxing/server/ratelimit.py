@@ -1,12 +1,21 @@
 """Flood control: a token bucket per connection (:class:`TokenBucket`), token buckets per
 client IP for the HTTP API (:class:`IpBuckets`: rooms made, joins, look-ups; answered 429
-with ``Retry-After``) and a cap on open WebSockets per IP (:class:`SocketCount`)."""
+with ``Retry-After``) and a cap on open WebSockets per IP (:class:`SocketCount`). In a
+cluster the same limits are counted in Redis for every process together
+(:mod:`.cluster.limits`), as coroutines: callers take either through :func:`resolved`."""
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections import OrderedDict
 from typing import Callable
+
+
+async def resolved(value):
+    """``value``, or what it gives when awaited: a limit answers at once in one process and
+    as a coroutine (a Redis round trip) in a cluster (:mod:`.cluster.limits`)."""
+    return await value if inspect.isawaitable(value) else value
 
 
 class TokenBucket:

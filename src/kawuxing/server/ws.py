@@ -26,7 +26,7 @@ from . import protocol
 from .connection import WsConnection
 from .errors import RoomError, RoomMoved
 from .guard import client_ip, origin_allowed
-from .ratelimit import TokenBucket
+from .ratelimit import TokenBucket, resolved
 
 log = logging.getLogger("kawuxing.server.ws")
 
@@ -41,7 +41,7 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
         return
     sockets = websocket.app.state.sockets
     ip = client_ip(websocket.scope)
-    counted = sockets.acquire(ip)
+    counted = await resolved(sockets.acquire(ip))  # a Redis round trip in a cluster
     try:
         await websocket.accept()
     except Exception:

@@ -1,9 +1,10 @@
 """The limits of every process together (issue 17): token buckets in Redis, so that a client
 whose requests a load balancer spreads over N processes gets the configured rate, not N times
 it — the HTTP rate limits per client IP and kind (:class:`SharedBuckets`, the interface of
-:class:`~kawuxing.server.ratelimit.IpBuckets` as coroutines) and the failed sign-ins per name
+:class:`~kawuxing.server.ratelimit.IpBuckets` as coroutines), the failed sign-ins per name
 of issue 16 (:class:`SharedLoginFailures`, that of
-:class:`~kawuxing.server.identity.LoginFailures`).
+:class:`~kawuxing.server.identity.LoginFailures`) and the open WebSockets per client IP
+(:class:`SharedSocketCount`, that of :class:`~kawuxing.server.ratelimit.SocketCount`).
 
 The bucket arithmetic runs in one Lua script on the Redis server (atomic, with Redis's clock,
 so the processes' clocks need not agree): ``rate`` tokens a second, at most ``burst`` saved, a
@@ -17,7 +18,7 @@ from __future__ import annotations
 import logging
 
 from ..identity import LoginFailures, name_key
-from ..ratelimit import IpBuckets
+from ..ratelimit import IpBuckets, SocketCount
 
 log = logging.getLogger("kawuxing.server.cluster")
 
@@ -110,3 +111,91 @@ class SharedLoginFailures(_Buckets):
         """One more failed sign-in to ``name``."""
         if await self._call(name_key(name), "spend") is None:
             self.local.failed(name)
+
+
+SOCKETS_PREFIX = "kwx:sockets:"
+SOCKETS_TTL_MS = 10_000  # written again by every heartbeat (sync); a dead process's counts go
+
+# KEYS[1] this process's counts, KEYS[2..] the other live processes'; ARGV ip, limit, ttl ->
+# 1 (counted here) or 0 (the cluster holds ``limit`` sockets of ip already)
+ACQUIRE_SCRIPT = """
+local total = 0
+for _, key in ipairs(KEYS) do total = total + (tonumber(redis.call('HGET', key, ARGV[1])) or 0) end
+if total >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+
+class SharedSocketCount:
+    """Open WebSockets per client IP over every live process, capped at ``local.limit`` (0: no
+    cap). This process's own count (``counted``: ip -> sockets) is the truth; Redis holds a
+    copy (the hash ``kwx:sockets:<me>``), written whole by :meth:`sync` after every heartbeat
+    (:attr:`ClusterNode.on_beat <.node.ClusterNode.on_beat>`) and raised by :meth:`acquire`,
+    which counts the copies of the processes ``live()`` names (their ``me``) before letting
+    one more in. A dead process's copy is not read and expires after
+    :data:`SOCKETS_TTL_MS`; a copy that drifted (a release that did not reach Redis) is
+    right again at the next heartbeat. While Redis fails, ``local`` (a
+    :class:`SocketCount`) counts alone."""
+
+    def __init__(self, local: SocketCount, redis, me: str, live) -> None:
+        self.local, self.redis, self.me, self.live = local, redis, me, live
+        self.limit = local.limit
+        self.counted: dict[str, int] = {}
+        self._acquire = redis.register_script(ACQUIRE_SCRIPT)
+        self._failing = False
+
+    def _failed(self, exc: Exception) -> None:
+        if not self._failing:
+            log.warning("cluster: sockets counted per process while Redis fails (%r)", exc)
+        self._failing = True
+
+    def _count(self, ip: str, change: int) -> None:
+        left = self.counted.get(ip, 0) + change
+        if left > 0:
+            self.counted[ip] = left
+        else:
+            self.counted.pop(ip, None)
+
+    async def acquire(self, ip: str) -> bool:
+        """Count one more socket of ``ip``; False (nothing counted) when the cluster has
+        ``limit`` of them open."""
+        if self.limit <= 0:
+            return True
+        keys = [SOCKETS_PREFIX + self.me] + [SOCKETS_PREFIX + m for m in self.live()
+                                             if m != self.me]
+        self._count(ip, +1)  # before the round trip: a sync meanwhile writes it
+        try:
+            ok = int(await self._acquire(keys=keys, args=[ip, self.limit, SOCKETS_TTL_MS]))
+        except Exception as exc:
+            self._count(ip, -1)
+            self._failed(exc)
+            return self.local.acquire(ip)
+        self._failing = False
+        if not ok:
+            self._count(ip, -1)
+        return bool(ok)
+
+    def release(self, ip: str) -> None:
+        """A socket of ``ip`` that :meth:`acquire` let in closed (Redis learns it at the next
+        :meth:`sync`)."""
+        if self.limit <= 0:
+            return
+        if self.counted.get(ip):
+            self._count(ip, -1)
+        else:  # let in by the local count while Redis failed
+            self.local.release(ip)
+
+    async def sync(self) -> None:
+        """Write this process's counts to Redis (the whole hash, with its time to live)."""
+        key = SOCKETS_PREFIX + self.me
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.delete(key)
+                if self.counted:
+                    pipe.hset(key, mapping=self.counted)
+                pipe.pexpire(key, SOCKETS_TTL_MS)
+                await pipe.execute()
+        except Exception as exc:  # the next heartbeat tries again
+            self._failed(exc)

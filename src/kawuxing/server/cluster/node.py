@@ -54,6 +54,7 @@ class ClusterNode:
         self.presence = Presence(self.control, self.me, node, url, lease_ms)
         self.bus = Bus(redis, self.me, self._item, self._gap)
         self.live: list[dict] = []
+        self.on_beat: list = []  # coroutine functions run after each heartbeat (sockets)
         self.remote: dict[tuple[str, str], RemoteConn] = {}
         self.links: dict[str, Link] = {}
         self.lock = asyncio.Lock()  # one takeover at a time
@@ -147,10 +148,12 @@ class ClusterNode:
                 await _close(self.control)
 
     async def beat(self, read: bool = True) -> None:
-        """Heartbeat, and (``read``) read who is alive."""
+        """Heartbeat, and (``read``) read who is alive; then the :attr:`on_beat` hooks."""
         await self.presence.beat(len(self.manager.rooms))
         if read:
             self.live = await self.presence.nodes()
+        for hook in self.on_beat:
+            await hook()
 
     async def health(self) -> dict:
         """``{"nodes": [{"node", "rooms", "url"?}], "owned": n}`` for ``/api/health`` (the
