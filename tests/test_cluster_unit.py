@@ -457,6 +457,56 @@ def test_two_processes_share_the_cap_on_sockets_and_the_rate_limits_of_an_ip(
             p.close()
 
 
+def test_while_redis_is_away_requests_that_need_it_are_503_and_the_rest_is_served(
+        tmp_path, redis_server, scratch_db):
+    """A cluster member whose Redis stops (issue 17): /api/health answers 503 with ``ok``
+    false and ``cluster_unavailable`` (and the rest of its figures), making a room or reading
+    one answers 503 ``cluster_unavailable`` with Retry-After — never a 500 — while what needs
+    no Redis (the rules) is served; the repeated failures of the renewals and the bus are
+    logged once, not four times a second; once Redis is back, health is 200 again."""
+    import logging
+
+    from kawuxing.server.testing import ServerThread, http
+
+    redis = cluster_harness.RedisServer(tmp_path / "redis").start()
+    config = replace(ServerConfig.from_env(scratch_db, {}), redis_url=redis.url,
+                     node_id="alone", create_rate=0.0, lookup_rate=0.0)
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logging.getLogger("kawuxing.server").addHandler(handler)
+    try:
+        with ServerThread(config) as server:
+            status, made = http("POST", f"{server.url}/api/rooms",
+                                {"nickname": "p0", "seats": ["human", "random", "random"]})
+            assert status == 201
+            assert http("GET", f"{server.url}/api/health")[0] == 200
+            redis.stop()
+            time.sleep(3.0)  # the keeper, the bus and the ticks fail meanwhile
+            status, health = http("GET", f"{server.url}/api/health")
+            assert status == 503 and health["ok"] is False and health["rooms"] >= 1
+            assert health["cluster"]["code"] == "cluster_unavailable"
+            for method, path, body in (
+                    ("POST", "/api/rooms", {"nickname": "p1",
+                                            "seats": ["human", "random", "random"]}),
+                    ("GET", "/api/rooms/ZZZZZZ", None)):
+                status, answer = http(method, f"{server.url}{path}", body)
+                assert status == 503, (path, answer)
+                assert answer["detail"]["code"] == "cluster_unavailable"
+            assert http("GET", f"{server.url}/api/rules")[0] == 200
+            failures = [r.getMessage() for r in records if "failed" in r.getMessage()]
+            assert 1 <= len(failures) <= 6, failures  # one per kind of work, not 4 a second
+            assert not [r for r in records if r.exc_info]  # no traceback
+            redis.start()  # the same port again
+            deadline = time.monotonic() + 15
+            while http("GET", f"{server.url}/api/health")[0] != 200:
+                assert time.monotonic() < deadline, "health did not come back"
+                time.sleep(0.2)
+    finally:
+        logging.getLogger("kawuxing.server").removeHandler(handler)
+        redis.stop()
+
+
 def test_a_write_that_collides_with_a_stale_owners_row_rebuilds_the_room_from_the_database(
         redis_server, scratch_db):
     """Fencing by the database: another process stored the next action of a hand (a stale

@@ -28,6 +28,7 @@ import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -35,6 +36,7 @@ from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..pattern_table import pattern_table
 from ..records import PUBLIC, TABLE, replay_frames
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
+from .errors import CLUSTER_UNAVAILABLE, redis_errors
 from .guard import client_ip
 from .ratelimit import resolved
 from .room import EXTERNAL, HUMAN, clean_nickname
@@ -182,13 +184,22 @@ async def health(request: Request) -> dict:
     event loop ran over the last minute (``lag_ms_p50``/``p99``/``max``). Never rate
     limited. ``node``: this process's node id; ``cluster``: None for a single process, else
     ``{"nodes": [{"node", "rooms", "url"?}], "owned": n}`` (the live processes, and the rooms
-    this one owns; issue 17)."""
+    this one owns; issue 17); while the cluster's Redis does not answer, 503 with ``ok``
+    false and ``cluster`` ``{"code": "cluster_unavailable", "error"}``."""
     manager = _manager(request)
     cluster = manager.cluster
-    return {"ok": True, "rooms": len(manager.rooms), "db": manager.store.dialect,
-            "writer": manager.store.writer.health(), "loop": request.app.state.lag.health(),
-            "node": cluster.node if cluster is not None else manager.node_id,
-            "cluster": await cluster.health() if cluster is not None else None}
+    health = {"ok": True, "rooms": len(manager.rooms), "db": manager.store.dialect,
+              "writer": manager.store.writer.health(), "loop": request.app.state.lag.health(),
+              "node": cluster.node if cluster is not None else manager.node_id,
+              "cluster": None}
+    if cluster is not None:
+        try:
+            health["cluster"] = await cluster.health()
+        except redis_errors() as exc:  # the rest of the figures still help: 503 with them
+            health.update(ok=False, cluster={"code": CLUSTER_UNAVAILABLE,
+                                             "error": f"the cluster's Redis: {exc!r}"[:300]})
+            return JSONResponse(health, status_code=503)
+    return health
 
 
 @router.get("/api/rules")

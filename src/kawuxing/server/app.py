@@ -28,7 +28,7 @@ from .players_api import router as players_router
 from .clock import Clock
 from .config import ServerConfig
 from .db import Store
-from .errors import RoomError, status_code_name
+from .errors import CLUSTER_UNAVAILABLE, RoomError, redis_errors, status_code_name
 from .guard import BodyLimit, SecurityHeaders
 from .identity import LoginFailures
 from .looplag import LoopLag
@@ -125,6 +125,8 @@ def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RoomError, _room_error)
+    for error in redis_errors() if config.redis_url else ():
+        app.add_exception_handler(error, _cluster_error)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     return app
@@ -208,3 +210,13 @@ async def _http_error(request, exc: StarletteHTTPException) -> Response:
 
 async def _room_error(request, exc: RoomError) -> Response:
     return coded_response(exc.status, exc.detail())
+
+
+async def _cluster_error(request, exc: Exception) -> Response:
+    """A request that needed the cluster's Redis while it does not answer (issue 17): 503
+    ``cluster_unavailable`` with ``Retry-After``, one log line, no traceback."""
+    log.warning("%s %s: the cluster's Redis does not answer (%r)", request.method,
+                request.url.path, exc)
+    return coded_response(503, {"code": CLUSTER_UNAVAILABLE,
+                                "message": "the cluster's Redis does not answer; try again in "
+                                           "a few seconds"}, {"Retry-After": "5"})

@@ -41,3 +41,16 @@ class RoomMoved(RoomError):
         super().__init__(503, f"room {code} is no longer served by this process (it moved, "
                               "or the server is stopping); try again in a few seconds",
                          "owner_unavailable")
+
+
+def redis_errors() -> tuple[type[BaseException], ...]:
+    """The Redis client's error class (a cluster's Redis that does not answer, issue 17), or
+    () when the client is not installed (a single process never meets it)."""
+    try:
+        from redis.exceptions import RedisError
+    except ImportError:
+        return ()
+    return (RedisError,)
+
+
+CLUSTER_UNAVAILABLE = "cluster_unavailable"  # 503: the cluster's Redis does not answer

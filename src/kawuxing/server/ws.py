@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol
 from .connection import WsConnection
-from .errors import RoomError, RoomMoved
+from .errors import CLUSTER_UNAVAILABLE, RoomError, RoomMoved, redis_errors
 from .guard import client_ip, origin_allowed
 from .ratelimit import TokenBucket, resolved
 
@@ -96,6 +96,12 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
         await _serve(websocket, conn, room, room.client_message, config)
     except WebSocketDisconnect:
         pass
+    except redis_errors() as exc:  # the cluster's Redis does not answer: reconnect later
+        log.warning("websocket for room %.16r: the cluster's Redis does not answer (%r)",
+                    code, exc)
+        conn.send(protocol.error(CLUSTER_UNAVAILABLE, "the cluster's Redis does not answer; "
+                                                      "reconnect in a few seconds"))
+        conn.close(protocol.CLOSE_RESTART, "cluster unavailable")
     except Exception as exc:  # a bug, or the peer broke off: one line (traceback: debug)
         log.warning("websocket for room %.16r closed: %r", code, exc)
         log.debug("websocket for room %.16r", code, exc_info=True)

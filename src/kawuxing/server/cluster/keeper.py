@@ -25,9 +25,11 @@ import threading
 import time
 from typing import Callable
 
+from .complaints import Complaints
 from .leases import RENEW_SCRIPT
 
 log = logging.getLogger("kawuxing.server.cluster")
+COMPLAINTS = Complaints(log)
 STALL_AFTER = 10.0  # seconds without a sign of the event loop: stop renewing
 
 
@@ -91,8 +93,9 @@ class Keeper:
             try:
                 lost = self.round()
             except Exception as exc:  # Redis away: the deadlines run out by themselves
-                log.warning("cluster: renewing leases failed: %r", exc)
+                COMPLAINTS.failed("renewing leases", exc)
                 continue
+            COMPLAINTS.worked("renewing leases")
             if lost:
                 try:
                     self.loop.call_soon_threadsafe(self.on_lost, lost)

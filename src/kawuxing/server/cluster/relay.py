@@ -34,6 +34,7 @@ import orjson
 
 from .. import protocol
 from ..errors import RoomError, RoomMoved
+from .complaints import Complaints
 
 log = logging.getLogger("kawuxing.server.cluster")
 CHANNEL_PREFIX = "kwx:bus:"
@@ -74,6 +75,7 @@ class Bus:
     def __init__(self, redis, me: str, on_item: Callable[[str, dict], None],
                  on_gap: Callable[[], None] | None = None) -> None:
         self.redis, self.me, self.on_item, self.on_gap = redis, me, on_item, on_gap
+        self.complaints = Complaints(log)
         self.pending: dict[str, list[dict]] = {}
         self.calls: dict[str, asyncio.Future] = {}
         self._wake = asyncio.Event()
@@ -118,8 +120,9 @@ class Bus:
                         pipe.publish(channel(target), _envelope(self.me, items))
                     await pipe.execute()
                 self.published += len(batch)
+                self.complaints.worked("publishing")
             except Exception as exc:  # Redis away: these items are lost (module doc)
-                log.warning("cluster: could not publish %d batch(es): %r", len(batch), exc)
+                self.complaints.failed("publishing", exc)
             finally:
                 self._busy = False
 
@@ -130,11 +133,12 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # messages may have been lost meanwhile
-                log.warning("cluster: listening failed (%r); again", exc)
+                self.complaints.failed("listening to the bus", exc)
                 await asyncio.sleep(0.5)
                 if self.on_gap is not None:
                     self.on_gap()
                 continue
+            self.complaints.worked("listening to the bus")
             if message is None or message.get("type") != "message":
                 continue
             try:

@@ -30,7 +30,10 @@ import asyncio
 import logging
 import time
 
+from .complaints import Complaints
+
 log = logging.getLogger("kawuxing.server.cluster")
+COMPLAINTS = Complaints(log)
 
 
 async def run(node, work, every: float) -> None:
@@ -43,7 +46,9 @@ async def run(node, work, every: float) -> None:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("cluster: %s failed: %r", work.__name__, exc)
+            COMPLAINTS.failed(work.__name__, exc)
+            continue
+        COMPLAINTS.worked(work.__name__)
 
 
 async def renew(node) -> None:
