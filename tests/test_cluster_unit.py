@@ -455,6 +455,12 @@ def test_two_processes_share_the_cap_on_sockets_and_the_rate_limits_of_an_ip(
             extra.close()
         for p in players:
             p.close()
+        time.sleep(1.5)  # the closed sockets leave the cluster's count at the next heartbeat
+        nowhere = Player(a.ws, "ZZZZZZ", token)  # a room no process has: its look-up limit
+        nowhere.send({"type": "hello", "token": token})  # is the cluster's too (a coroutine)
+        message = nowhere.recv()
+        assert message["type"] == "error" and message["code"] == "no_room", message
+        nowhere.close()
 
 
 def test_while_redis_is_away_requests_that_need_it_are_503_and_the_rest_is_served(

@@ -139,7 +139,7 @@ async def _gone(websocket: WebSocket, conn: WsConnection, manager, code: str, co
     """Room ``code`` is not in memory: a finished room (unloaded, or the server restarted)
     answers a hello with its seat's token with ``match_end`` and closes normally; any other
     code gets ``error`` ``no_room`` and 4004."""
-    if websocket.app.state.limits["lookup"].take(client_ip(websocket.scope)) > 0:
+    if await resolved(websocket.app.state.limits["lookup"].take(client_ip(websocket.scope))) > 0:
         conn.send(protocol.error("rate_limited", "too many look-ups; try again later"))
         conn.close(protocol.CLOSE_POLICY, "rate limited")
         return
