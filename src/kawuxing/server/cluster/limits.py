@@ -9,8 +9,8 @@ of issue 16 (:class:`SharedLoginFailures`, that of
 The bucket arithmetic runs in one Lua script on the Redis server (atomic, with Redis's clock,
 so the processes' clocks need not agree): ``rate`` tokens a second, at most ``burst`` saved, a
 key per bucket that expires once the bucket would be full again. When Redis cannot be reached
-the process's own bucket answers (the limit per process, as without a cluster) and one
-warning is logged until Redis answers again.
+the process's own bucket answers (the limit per process, as without a cluster), logged as
+:mod:`.complaints` does (once, then every 30 s, and when it works again).
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ import logging
 
 from ..identity import LoginFailures, name_key
 from ..ratelimit import IpBuckets, SocketCount
+from .complaints import Complaints
 
 log = logging.getLogger("kawuxing.server.cluster")
+COMPLAINTS = Complaints(log)  # Redis away: one warning, then one every 30 s
+SOCKETS = "counting sockets (per process meanwhile)"
 
 PREFIX = "kwx:rate:"
 
@@ -53,19 +56,15 @@ class _Buckets:
     def __init__(self, kind: str, rate: float, burst: float, redis) -> None:
         self.kind, self.rate, self.burst = kind, rate, burst
         self._script = redis.register_script(BUCKET_SCRIPT)
-        self._failing = False
 
     async def _call(self, key: str, mode: str) -> float | None:
         try:
             wait = float(await self._script(keys=[f"{PREFIX}{self.kind}:{key}"],
                                             args=[self.rate, self.burst, mode]))
         except Exception as exc:  # Redis away: limited per process meanwhile
-            if not self._failing:
-                log.warning("cluster: %s limits per process while Redis fails (%r)",
-                            self.kind, exc)
-            self._failing = True
+            COMPLAINTS.failed(f"the {self.kind} limits (per process meanwhile)", exc)
             return None
-        self._failing = False
+        COMPLAINTS.worked(f"the {self.kind} limits (per process meanwhile)")
         return wait
 
 
@@ -144,12 +143,6 @@ class SharedSocketCount:
         self.limit = local.limit
         self.counted: dict[str, int] = {}
         self._acquire = redis.register_script(ACQUIRE_SCRIPT)
-        self._failing = False
-
-    def _failed(self, exc: Exception) -> None:
-        if not self._failing:
-            log.warning("cluster: sockets counted per process while Redis fails (%r)", exc)
-        self._failing = True
 
     def _count(self, ip: str, change: int) -> None:
         left = self.counted.get(ip, 0) + change
@@ -170,9 +163,9 @@ class SharedSocketCount:
             ok = int(await self._acquire(keys=keys, args=[ip, self.limit, SOCKETS_TTL_MS]))
         except Exception as exc:
             self._count(ip, -1)
-            self._failed(exc)
+            COMPLAINTS.failed(SOCKETS, exc)
             return self.local.acquire(ip)
-        self._failing = False
+        COMPLAINTS.worked(SOCKETS)
         if not ok:
             self._count(ip, -1)
         return bool(ok)
@@ -198,4 +191,4 @@ class SharedSocketCount:
                 pipe.pexpire(key, SOCKETS_TTL_MS)
                 await pipe.execute()
         except Exception as exc:  # the next heartbeat tries again
-            self._failed(exc)
+            COMPLAINTS.failed(SOCKETS, exc)
