@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from kawuxing.server.config import ServerConfig
-from kawuxing.server.testing import http
+from kawuxing.server.testing import build_wall, http
 from kawuxing.tiles import format_tiles, parse_tiles
 from kawuxing.web.testing import WebServerThread
 from test_web_browser import (DECLARE_HANDS, Watch, browser, declare_room, desktop,  # noqa: F401
@@ -196,17 +196,25 @@ def test_countdown_and_ready_between_hands(server, desktop):
 
 # --- a dropped friend: 托管 by itself after the grace (issue 12 item 3) -------------------------
 
+# 甲 (the dealer) draws 9s, which nobody can claim (one 9s in each other hand, nobody ready), so
+# the turn after 甲's discard is 乙's: 乙's seat draws 4p and must discard.
+GRACE_WALL = build_wall(["1p 2p 4p 7p 9p 1s 3s 6s 8s 5z 6z 7z 2s",
+                         "1p 3p 5p 6p 8p 2s 4s 5s 7s 9s 5z 6z 7z",
+                         "2p 3p 4p 6p 8p 9p 1s 3s 5s 7s 8s 9s 5z"], "9s 4p")
+
+
 def test_a_dropped_friend_is_played_by_toguan_within_the_grace(browser, tmp_path):
     """乙's browser closes: 甲 sees 离线 at once, and once the server's grace (``drop_grace``,
     here 1.5 s) is over, 托管 — without anybody's click — and 乙's turn is played by the bot:
-    甲 discards, 乙's seat discards, the turn comes back to 甲."""
+    甲 discards, 乙's seat draws and discards. The wall is given: with a
+    random one, seat 2 could pung 甲's discard and pass the turn back to 甲 before 乙's."""
     config = ServerConfig(db_url=f"sqlite+aiosqlite:///{tmp_path / 'grace.db'}", bot_delay=0.05,
                           claim_window=0.05, hand_pause=60, decision_seconds=60, drop_grace=1.5,
-                          unload_after=600)
+                          unload_after=600, allow_test_walls=True)
     with WebServerThread(config) as srv:
         status, room = http("POST", f"{srv.url}/api/rooms", {
             "seats": ["human", "human", "heuristic:1"], "nickname": "甲", "hands": 1,
-            "options": {"first_dealer": "seat0"}})
+            "options": {"first_dealer": "seat0"}, "walls": [GRACE_WALL]})
         assert status == 201, room
         _, other = http("POST", f"{srv.url}/api/rooms/{room['code']}/join", {"nickname": "乙"})
         assert (room["seat"], other["seat"]) == (0, 1)
@@ -228,10 +236,13 @@ def test_a_dropped_friend_is_played_by_toguan_within_the_grace(browser, tmp_path
             assert friend.locator(".badge.bot").inner_text() == "托管"
             assert took < 8.0
             seat1 = a.evaluate("() => window.__kwx.game.view.seats[1].discards.length")
-            a.locator('.hand .tile.can[data-drawn="1"]').click()  # 甲 discards
-            a.wait_for_function(f"() => window.__kwx.game.view.seats[1].discards.length > {seat1}"
-                                " || window.__kwx.game.view.seats[1].melds.length > 0"
-                                " || Boolean(window.__kwx.game.view.result)", timeout=15000)
+            assert seat1 == 0
+            assert a.evaluate("() => window.__kwx.game.view.drawn") == "9s"
+            a.locator('.hand .tile.can[data-drawn="1"]').click()  # 甲 discards 9s
+            # 乙's seat draws 4p and discards (seat 2 may claim that tile: then it is in a meld)
+            a.wait_for_function("() => window.__kwx.game.view.seats[1].discards.length > 0"
+                                " || window.__kwx.game.view.seats[2].melds.length > 0",
+                                timeout=15000)
         finally:
             for c in contexts:
                 c.close()
