@@ -96,3 +96,28 @@ def test_deal_order_is_what_hand_deal_deals():
         for seat in range(3):
             assert hand.initial_hands[seat] == [t for s, t in zip(order, wall) if s == seat]
         assert hand.draws == wall[39:]
+
+
+def test_a_clone_copies_list_and_dict_subclasses_and_shares_immutable_values():
+    """_fresh (the copy under Hand.clone) makes new containers of lists, dicts and their
+    subclasses and keeps the same object for what is never changed in place."""
+    from collections import OrderedDict, defaultdict
+
+    from kawuxing.engine.hand import _fresh
+
+    class Thing:
+        pass
+
+    thing = Thing()
+    thing.counts, thing.by_seat = [1, 2], {0: 1}
+    thing.tally, thing.ordered = defaultdict(int, a=1), OrderedDict(b=2)
+    thing.waits, thing.name, thing.none = (3, 4), "x", None
+    twin = _fresh(thing)
+    for name in ("counts", "by_seat", "tally", "ordered"):
+        value, copied = getattr(thing, name), getattr(twin, name)
+        assert copied == value and copied is not value and type(copied) is type(value)
+    twin.counts.append(3)
+    twin.tally["a"] += 1
+    assert thing.counts == [1, 2] and thing.tally["a"] == 1
+    assert twin.waits is thing.waits and twin.name == "x" and twin.none is None
+    assert twin.__dict__ is not thing.__dict__
