@@ -31,7 +31,7 @@ from .rows import ActionRow
 from .schema import (ACTIVE_ROOMS, HAND_ENDED, MATCH_FINISHED, ROOM_EXPIRED, ROOM_FINISHED,
                      ROOM_PLAYING, ROOM_WAITING, SCHEMA_VERSION, actions, dumps, hands,
                      match_players, matches, metadata, rooms, schema_version, seats)
-from .writer import DirectSqlite, Group, Rows, Writer
+from .writer import DirectPostgres, DirectSqlite, Group, Rows, Writer
 
 log = logging.getLogger("kawuxing.server.db")
 
@@ -74,6 +74,8 @@ class Store:
             wal = f"{database}-wal"
             direct = DirectSqlite(database, lambda c: _sqlite_pragmas(c, synchronous, busy_ms,
                                                                       wal_limit))
+        elif engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg":
+            direct = DirectPostgres()
         self.writer = Writer(engine, wal_path=wal, wal_limit=wal_limit, direct=direct)
         self.players = PlayerStore(self)  # identities, sittings, ratings (issue 16)
 

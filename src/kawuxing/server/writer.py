@@ -10,7 +10,10 @@ SQLite: a batch made only of :class:`Rows` and :class:`Group` with their ``sql``
 actions, and the end of a hand: every write of play) goes through :class:`DirectSqlite` — a
 plain ``sqlite3`` connection in a thread of its own, the whole transaction in one hand-off —
 rather than SQLAlchemy and aiosqlite (a thread hand-off per cursor, statement and commit:
-stalls of the event loop under load).
+stalls of the event loop under load). PostgreSQL (asyncpg): such a batch goes through
+:class:`DirectPostgres` — the driver's ``executemany`` on the writer's connection, one round
+trip for rows of one statement instead of ``BEGIN``, the insert and ``COMMIT`` through
+SQLAlchemy (issue 17: the writer was a seventh of a cluster member's CPU).
 
 SQLite (``wal_path`` given): between batches the writer truncates the WAL (``PRAGMA
 wal_checkpoint(TRUNCATE)``) on its own connection — at once when the WAL has grown to
@@ -24,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import sqlite3
 import time
 from collections import deque
@@ -31,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 log = logging.getLogger("kawuxing.server.db")
@@ -55,7 +59,7 @@ class Writer:
 
     def __init__(self, engine: AsyncEngine, max_batch: int = MAX_BATCH,
                  wal_path: str | None = None, wal_limit: int = 4 * 2**20,
-                 direct: DirectSqlite | None = None) -> None:
+                 direct: DirectSqlite | DirectPostgres | None = None) -> None:
         self.engine = engine
         self.direct = direct
         self.max_batch = max_batch
@@ -139,8 +143,16 @@ class Writer:
         made if needed). Returns the connection and the ops' results."""
         if self.direct is not None and all(_direct(op) for op in ops):
             started = time.perf_counter()
-            await self.direct.commit_rows(
-                [r for op in ops for r in (op.rows if isinstance(op, Group) else (op,))])
+            rows = [r for op in ops for r in (op.rows if isinstance(op, Group) else (op,))]
+            if isinstance(self.direct, DirectPostgres):
+                conn = conn or await self.engine.connect()
+                try:
+                    await self.direct.commit_rows(rows, conn)
+                except BaseException:
+                    await _discard(conn)
+                    raise
+            else:
+                await self.direct.commit_rows(rows)
             self.commits += 1
             self.recent.append((time.perf_counter() - started, len(ops)))
             return conn, [None] * len(ops)
@@ -293,13 +305,8 @@ class DirectSqlite:
     async def commit_rows(self, rows: list[Rows]) -> None:
         """Insert every row (consecutive ones with the same ``sql`` with one
         ``executemany``) in one transaction; raises the ``sqlite3`` error (rolled back)."""
-        groups: list[tuple[str, list[dict]]] = []
-        for row in rows:
-            if groups and groups[-1][0] is row.sql:
-                groups[-1][1].append(row.params)
-            else:
-                groups.append((row.sql, [row.params]))
-        await asyncio.get_running_loop().run_in_executor(self.pool, self._commit, groups)
+        await asyncio.get_running_loop().run_in_executor(self.pool, self._commit,
+                                                         _grouped(rows))
 
     async def checkpoint(self) -> None:
         """``PRAGMA wal_checkpoint(TRUNCATE)`` on this connection."""
@@ -311,6 +318,85 @@ class DirectSqlite:
         """Close the connection (in its thread) and stop the thread."""
         self.pool.submit(self._drop).result()
         self.pool.shutdown(wait=True)
+
+
+class DirectPostgres:
+    """The writer's plain ``asyncpg`` path on PostgreSQL for a batch of :class:`Rows` with
+    their ``sql``: on the driver's connection under the writer's SQLAlchemy connection (the
+    same pool, ``search_path`` and credentials), rows of one statement are one
+    ``executemany`` — atomic by itself (asyncpg ≥ 0.22: one implicit transaction, one
+    round trip), with no ``BEGIN``/``COMMIT`` round trips; rows of several statements (the
+    end of a hand) are one explicit transaction. The ``:name`` parameters become ``$n``
+    once per statement. Errors are raised as SQLAlchemy's (:func:`_sqlalchemy_error`:
+    ``IntegrityError`` for a row already stored, ``OperationalError`` for a lost
+    connection), as from the SQLAlchemy path."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+    def _text(self, sql: str) -> tuple[str, tuple[str, ...]]:
+        found = self._texts.get(sql)
+        if found is None:
+            names: list[str] = []
+
+            def number(match: re.Match) -> str:
+                names.append(match.group(1))
+                return f"${len(names)}"
+            found = self._texts[sql] = (_PARAM.sub(number, sql), tuple(names))
+        return found
+
+    async def commit_rows(self, rows: list[Rows], conn: AsyncConnection) -> None:
+        """Insert (or update) every row in one transaction on ``conn``'s driver connection;
+        raises SQLAlchemy's error (nothing is stored)."""
+        groups = []
+        for sql, params in _grouped(rows):
+            text, names = self._text(sql)
+            groups.append((text, [tuple(p[n] for n in names) for p in params]))
+        driver = (await conn.get_raw_connection()).driver_connection
+        try:
+            if len(groups) == 1:
+                await driver.executemany(*groups[0])
+            else:
+                async with driver.transaction():
+                    for text, args in groups:
+                        await driver.executemany(text, args)
+        except Exception as exc:
+            error = _sqlalchemy_error(exc, groups[0][0])
+            if isinstance(error, OperationalError):
+                await conn.invalidate()
+            raise error from exc
+
+    def close(self) -> None:
+        """Nothing to close (the connection is the writer's)."""
+
+
+_PARAM = re.compile(r"(?<![:\w]):(\w+)")  # a :name parameter (not a ::cast)
+
+
+def _sqlalchemy_error(exc: Exception, statement: str) -> Exception:
+    """``exc`` from asyncpg as SQLAlchemy's error of the same meaning (what the callers
+    look for: ``IntegrityError``, and :func:`transient`'s ``OperationalError``)."""
+    import asyncpg
+
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return IntegrityError(statement, None, exc)
+    if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError,
+                        ConnectionError)):
+        return OperationalError(statement, None, exc)
+    if isinstance(exc, asyncpg.PostgresError):
+        return DatabaseError(statement, None, exc)
+    return exc
+
+
+def _grouped(rows: list[Rows]) -> list[tuple[str, list[dict]]]:
+    """``rows`` as ``(sql, [params])``, consecutive rows of the same ``sql`` together."""
+    groups: list[tuple[str, list[dict]]] = []
+    for row in rows:
+        if groups and groups[-1][0] is row.sql:
+            groups[-1][1].append(row.params)
+        else:
+            groups.append((row.sql, [row.params]))
+    return groups
 
 
 async def _run_ops(conn: AsyncConnection, ops: list) -> list:
