@@ -24,6 +24,7 @@ part and its position.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import mul
 
 NUM_KINDS = 30
 SUIT_LETTERS = "mps"
@@ -142,10 +143,10 @@ def format_counts(counts: list[int]) -> str:
     nothing). Raises :class:`TileError` when a count past the 30 kinds is positive."""
     if not isinstance(counts, (list, tuple)):
         counts = list(counts)
-    parts, n = [], len(counts)
-    for suit, first, last in _SUIT_SPANS:  # suits in kind order: m, p, s, z
-        digits = "".join([_RANK_CHARS[k] * counts[k] for k in range(first, min(last, n))
-                          if counts[k] > 0])
+    parts = []
+    for suit, ranks, first, last in _SUIT_RANKS:  # suits in kind order: m, p, s, z
+        # a rank's character times its count ("" for 0 or less), the whole suit in C
+        digits = "".join(map(mul, ranks, counts[first:last]))
         if digits:
             parts.append(digits + suit)
     for kind in range(NUM_KINDS, len(counts)):
@@ -258,4 +259,6 @@ def _check_kind(kind: int) -> None:
 
 _TILE_NAMES = tuple(f"{tile_rank(k)}{tile_suit(k)}" for k in range(NUM_KINDS))  # tile_str
 _RANK_CHARS = tuple(str(tile_rank(k)) for k in range(NUM_KINDS))
-_SUIT_SPANS = (("m", 0, 9), ("p", 9, 18), ("s", 18, DRAGON_BASE), ("z", DRAGON_BASE, NUM_KINDS))
+# (suit letter, the rank characters of its kinds, its first kind, its end) for format_counts
+_SUIT_RANKS = tuple((suit, _RANK_CHARS[first:last], first, last) for suit, first, last in
+                    (("m", 0, 9), ("p", 9, 18), ("s", 18, DRAGON_BASE), ("z", DRAGON_BASE, NUM_KINDS)))
