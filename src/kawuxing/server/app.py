@@ -39,7 +39,7 @@ from .ws import websocket_endpoint
 log = logging.getLogger("kawuxing.server")
 PARSE_FAILED = "There was an error parsing the body"  # FastAPI's 400 for a body json cannot read
 # the code of a body field's validation error where it has one of its own (docs/protocol.md)
-FIELD_CODES = {"entropy": "bad_entropy"}
+FIELD_CODES = {"entropy": "bad_entropy", "nickname": "bad_nickname"}
 
 
 def create_app(config: ServerConfig, clock: Clock | None = None) -> FastAPI:
@@ -195,15 +195,16 @@ async def _validation_error(request, exc: RequestValidationError) -> Response:
 
 async def _http_error(request, exc: StarletteHTTPException) -> Response:
     """Any HTTP error in the one shape: a ``detail`` dict with a ``code`` is kept; a text
-    detail becomes the message, with the status's code (``bad_json`` for a body FastAPI
+    detail becomes the message, with the status's code (422 ``bad_json`` for a body FastAPI
     could not parse: too deep, a number too long)."""
     detail = exc.detail
     if not (isinstance(detail, dict) and "code" in detail):
         message = detail if isinstance(detail, str) else str(detail)
         code = "bad_json" if exc.status_code == 400 and message == PARSE_FAILED \
             else status_code_name(exc.status_code)
-        if code == "bad_json":
+        if code == "bad_json":  # 422 like any other body that is not JSON (_validation_error)
             message = "the body is not JSON this server reads (too deep, a number too long?)"
+            return coded_response(422, {"code": code, "message": message})
         detail = {"code": code, "message": message}
     return coded_response(exc.status_code, detail, getattr(exc, "headers", None))
 
