@@ -354,8 +354,13 @@ def test_leave_and_give_to_bot(tmp_path):
             # seat 1 is disconnected: seat 0 hands it to a bot
             await room.post(room.give_to_bot, t0, 1)
             assert room.slots[1].auto
-            with pytest.raises(RoomError):
+            with pytest.raises(RoomError) as err:
                 await room.post(room.give_to_bot, t1, 0)  # seat 0 is connected
+            assert (err.value.status, err.value.code) == (409, "seat_connected")
+            with pytest.raises(RoomError) as err:
+                await room.post(room.give_to_bot, t0, 2)  # seat 2 is a bot's
+            assert (err.value.status, err.value.code) == (409, "seat_is_bot")
+            assert "played by a bot already" in str(err.value)
             # seat 1 comes back: its token still works and 托管 ends
             s1 = Sink()
             await room.post(room.attach, s1, t1, None, None)

@@ -312,14 +312,17 @@ class Room(Actor):
     def give_to_bot(self, token: str, seat: int) -> None:
         """Another player of the room (``token``) hands the disconnected player of ``seat``
         to a bot (托管) until that player reconnects with their token. Raises
-        :class:`RoomError` 403/409/422."""
+        :class:`RoomError` 403, 409 (``seat_is_bot``: a bot's seat; ``seat_connected``: a
+        connected player's or the asker's own; ``not_playing``), 422."""
         asker = self.seats.seat_of(token)
         if asker is None:
             raise RoomError(403, "not a seat of this room", "bad_token")
         if seat not in SEATS:
             raise RoomError(422, "seat: 0, 1 or 2", "bad_seat")
         slot = self.seats[seat]
-        if slot.kind not in PLAYERS or slot.conn is not None or asker == seat:
+        if slot.kind not in PLAYERS:
+            raise RoomError(409, f"seat {seat} is played by a bot already", "seat_is_bot")
+        if slot.conn is not None or asker == seat:
             raise RoomError(409, "only a disconnected player's seat can be given to a bot",
                             "seat_connected")
         if self.match is None or not self.playing:
