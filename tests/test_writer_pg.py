@@ -55,9 +55,10 @@ def test_a_bad_row_fails_alone_and_no_connection_is_left_out(direct):
 
 def test_the_driver_path_commits_a_group_whole_or_not_at_all():
     """A Group (an action and the end of its hand: several statements) goes through
-    DirectPostgres in one transaction: when its last statement fails, its first is not
+    DirectPostgres in one transaction: when its second statement fails, its first is not
     stored either; the same Group without the fault is stored whole, with :name parameters
-    in any order and a ::cast beside them."""
+    in any order, inside a CAST, and the same text read the same by SQLAlchemy (a batch with
+    a coroutine write goes that way)."""
     async def main():
         engine = create_async_engine(PG)
         table = f"kwx_writer_{secrets.token_hex(4)}"
@@ -68,19 +69,34 @@ def test_the_driver_path_commits_a_group_whole_or_not_at_all():
 
         def row(sql, params):
             return Rows(text(sql), params, sql)
-        insert = f"INSERT INTO {table} (v, k) VALUES (:v::text, :k)"
+        insert = f"INSERT INTO {table} (v, k) VALUES (CAST(:v AS text), :k)"
         update = f"UPDATE {table} SET v = :v WHERE k = :k"
+        nulled = f"UPDATE {table} SET k = NULL WHERE k = :k"  # the primary key: refused
         try:
             with pytest.raises(IntegrityError):
                 await writer.submit(Group((row(insert, {"k": 1, "v": "a"}),
-                                           row(insert, {"k": 1, "v": "b"}))))
+                                           row(nulled, {"k": 1}))))
             await writer.submit(Group((row(insert, {"k": 1, "v": "a"}),
                                        row(update, {"v": "c", "k": 1}))))
+
+            async def read(conn):
+                return (await conn.execute(text(f"SELECT k, v FROM {table}"))).all()
+            # a coroutine write in the batch: the rows go through SQLAlchemy, same text
+            direct_batches = []
+            through_driver = writer.direct.commit_rows
+
+            async def counted(rows, conn):
+                direct_batches.append(len(rows))
+                await through_driver(rows, conn)
+            writer.direct.commit_rows = counted
+            found, _ = await asyncio.gather(writer.submit(read),
+                                            writer.submit(row(insert, {"k": 2, "v": "d"})))
+            assert direct_batches == [] and [tuple(r) for r in found] == [(1, "c")]
             await writer.close()
             assert engine.pool.checkedout() == 0
             async with engine.connect() as conn:
-                rows = (await conn.execute(text(f"SELECT k, v FROM {table}"))).all()
-            assert [tuple(r) for r in rows] == [(1, "c")]
+                rows = await read(conn)
+            assert sorted(tuple(r) for r in rows) == [(1, "c"), (2, "d")]
         finally:
             async with engine.begin() as conn:
                 await conn.execute(text(f"DROP TABLE {table}"))

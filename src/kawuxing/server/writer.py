@@ -353,15 +353,16 @@ class DirectPostgres:
             text, names = self._text(sql)
             groups.append((text, [tuple(p[n] for n in names) for p in params]))
         driver = (await conn.get_raw_connection()).driver_connection
+        statement = groups[0][0]  # the one being run, for the error
         try:
             if len(groups) == 1:
-                await driver.executemany(*groups[0])
+                await driver.executemany(statement, groups[0][1])
             else:
                 async with driver.transaction():
-                    for text, args in groups:
-                        await driver.executemany(text, args)
+                    for statement, args in groups:
+                        await driver.executemany(statement, args)
         except Exception as exc:
-            error = _sqlalchemy_error(exc, groups[0][0])
+            error = _sqlalchemy_error(exc, statement)
             if isinstance(error, OperationalError):
                 await conn.invalidate()
             raise error from exc
@@ -370,7 +371,9 @@ class DirectPostgres:
         """Nothing to close (the connection is the writer's)."""
 
 
-_PARAM = re.compile(r"(?<![:\w]):(\w+)")  # a :name parameter (not a ::cast)
+# a :name parameter as SQLAlchemy's text() reads one (not ::, not \\:), so that the same
+# sql means the same on both paths
+_PARAM = re.compile(r"(?<![:\w\\]):(\w+)(?!:)")
 
 
 def _sqlalchemy_error(exc: Exception, statement: str) -> Exception:
