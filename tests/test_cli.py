@@ -232,6 +232,7 @@ def test_cases_good_and_malformed_lines(run, tmp_path):
     assert "error" not in ok
     for row in rows[1:8]:
         assert set(row) == {"id", "error"} and row["error"]
+        assert not row["error"].startswith(("ValueError", "TileError"))  # words, not classes
     assert "JSON" in rows[1]["error"] and "line 2" in rows[1]["error"]
     assert "5x" in rows[3]["error"]
     assert "win_tile" in rows[4]["error"]

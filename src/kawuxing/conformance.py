@@ -34,8 +34,10 @@ def run_case(case: dict) -> dict:
         if "hands" in case or "actions" in case:
             return {"id": case_id, **run_game_case(case)}
         return {"id": case_id, **run_hand_case(case)}
+    except ValueError as err:  # malformed input (TileError, IllegalAction …): its message
+        return {"id": case_id, "error": str(err)}
     except Exception as err:  # noqa: BLE001 - every failure of one case is reported, not raised
-        return {"id": case_id, "error": f"{type(err).__name__}: {err}"}
+        return {"id": case_id, "error": f"{type(err).__name__}: {err}"}  # not input's fault
 
 
 def hand_from_case(case: dict) -> tuple[WinningHand, RuleSet]:
