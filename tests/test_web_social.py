@@ -185,6 +185,17 @@ def test_countdown_and_ready_between_hands(server, desktop):
                            "'#modal .settlement-between .countdown').dataset.seconds) < first",
                            arg=first, timeout=5000)
     shot(page, "settlement-countdown")
+    # the toasts a lost pung brings (my pung refused after another seat's win, a stale claim),
+    # told as game.js tells them: at the foot of the window, none over the countdown and 准备
+    page.evaluate("() => { const g = window.__kwx.game;"
+                  " g.onRefused({refused: {code: 'out_of_turn', reason: 'another seat won on that tile'}});"
+                  " g.onRefused({refused: {code: 'stale'}}); }")
+    page.wait_for_selector(".toast.error >> nth=1")
+    bar = page.locator("#modal .ready-row").bounding_box()
+    for toast in page.locator(".toast").all():
+        box = toast.bounding_box()
+        assert box["y"] >= bar["y"] + bar["height"] or box["y"] + box["height"] <= bar["y"], (box, bar)
+    page.evaluate("() => document.getElementById('toasts').replaceChildren()")
     button = page.locator("#modal button.next-hand")
     assert button.inner_text() == "准备"
     started = time.monotonic()

@@ -308,6 +308,22 @@ def test_quick_chat_button_covers_no_tile_key_or_hint(server, browser, name):
         page.wait_for_timeout(300)
         btn = box_of(page, ".chat-dock .chat-btn")
         assert not covered_by(page, btn, parts + ", .hint-panel"), name
+        if name == "portrait":  # the hint fits the window (scrolling inside itself): the page does not scroll
+            assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height
+            hint = box_of(page, ".hint-panel")
+            assert hint["b"] <= height and hint["y"] >= box_of(page, ".seat.me > .hand-row")["b"], hint
+            page.click("#btn-lang")  # in English too, and the room bar's "Hand 1/1" on one line
+            page.wait_for_function("() => document.documentElement.lang === 'en'")
+            page.wait_for_selector(".hint-panel .hint-choice")
+            page.wait_for_timeout(300)
+            assert page.evaluate("() => document.scrollingElement.scrollHeight") <= height
+            lines = page.evaluate("() => { const r = document.createRange();"
+                                  " r.selectNodeContents(document.querySelector('#room-bar .hand-no'));"
+                                  " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }")
+            assert lines == 1
+            assert not covered_by(page, box_of(page, ".bar-more"), ".conn-status, #room-bar .hand-no, #room-bar .room-code")
+            page.click("#btn-lang")
+            page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
         shot(page, f"table-chat-{name}")
         page.click(".chat-dock .chat-btn")
         page.wait_for_timeout(200)
@@ -334,6 +350,34 @@ def test_lobby_create_button_in_sight_and_toasts(server, browser):
         at = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.create-btn') !== null",
                            [btn["x"] + btn["w"] / 2, btn["y"] + btn["h"] / 2])
         assert at  # nothing over it
+        # the decision time (the last field above the fold) above the button, in both languages;
+        # each field that Tab reaches comes to rest above the button
+        for lang in ("zh", "en"):
+            if lang == "en":
+                page.click("#btn-lang")
+                page.wait_for_function("() => document.documentElement.lang === 'en'")
+                page.evaluate("() => window.scrollTo(0, 0)")
+            assert box_of(page, ".create-form select[name=decision]")["b"] <= box_of(page, ".create-btn")["y"], lang
+        fields = page.locator(".create-form select, .create-form input").evaluate_all(
+            "els => els.filter((e) => e.checkVisibility() && !e.disabled).map((e) => e.name)")
+        assert "decision" in fields and len(fields) > 5, fields
+        page.focus(".create-form select[name=preset]")
+        reached = ["preset"]
+        for _ in range(3 * len(fields)):
+            page.keyboard.press("Tab")
+            name = page.evaluate("() => { const e = document.activeElement;"
+                                 " return e.closest('.create-form') && e.matches('select, input') ? e.name : null; }")
+            if name is None:
+                continue
+            reached.append(name)
+            field, btn_now = box_of(page, f".create-form [name={name}]"), box_of(page, ".create-btn")
+            assert field["b"] <= btn_now["y"] or field["y"] >= btn_now["b"], (name, field, btn_now)
+            if name == fields[-1]:
+                break
+        assert reached == fields, (reached, fields)
+        page.click("#btn-lang")
+        page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
+        page.evaluate("() => window.scrollTo(0, 0)")
         for _ in range(3):  # no nickname: one hint, not three
             page.click(".create-btn")
         page.wait_for_selector(".toast.warn")
