@@ -371,8 +371,8 @@ class DirectPostgres:
         """Nothing to close (the connection is the writer's)."""
 
 
-# a :name parameter as SQLAlchemy's text() reads one (not ::, not \\:), so that the same
-# sql means the same on both paths
+# a :name parameter as SQLAlchemy's text() reads one (not part of a ::cast, not after a
+# backslash), so that the same sql means the same on both paths
 _PARAM = re.compile(r"(?<![:\w\\]):(\w+)(?!:)")
 
 
@@ -383,8 +383,7 @@ def _sqlalchemy_error(exc: Exception, statement: str) -> Exception:
 
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return IntegrityError(statement, None, exc)
-    if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError,
-                        ConnectionError)):
+    if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError)):
         return OperationalError(statement, None, exc)
     if isinstance(exc, asyncpg.PostgresError):
         return DatabaseError(statement, None, exc)
