@@ -261,4 +261,5 @@ _TILE_NAMES = tuple(f"{tile_rank(k)}{tile_suit(k)}" for k in range(NUM_KINDS))  
 _RANK_CHARS = tuple(str(tile_rank(k)) for k in range(NUM_KINDS))
 # (suit letter, the rank characters of its kinds, its first kind, its end) for format_counts
 _SUIT_RANKS = tuple((suit, _RANK_CHARS[first:last], first, last) for suit, first, last in
-                    (("m", 0, 9), ("p", 9, 18), ("s", 18, DRAGON_BASE), ("z", DRAGON_BASE, NUM_KINDS)))
+                    (("m", 0, 9), ("p", 9, 18), ("s", 18, DRAGON_BASE),
+                     ("z", DRAGON_BASE, NUM_KINDS)))

@@ -607,9 +607,9 @@ def new_wall(rules: RuleSet, seed: int | str) -> list[int]:
 def _fresh(obj):
     """A shallow copy of ``obj`` whose list and dict attributes are new containers (one level
     deep: their items are shared). ``obj`` is a plain class instance (its attributes in
-    ``__dict__``, no ``__slots__``, no ``__copy__``); not ``copy.copy`` of it (whose reduce protocol
-    took a tenth of a server's CPU in Room.play, issue 17). The attribute dict is copied at
-    once and only its lists and dicts replaced (half the time of a comprehension over it)."""
+    ``__dict__``, no ``__slots__``, no ``__copy__``); not ``copy.copy`` of it (whose reduce
+    protocol took a tenth of a server's CPU in Room.play, issue 17). The attribute dict is
+    copied at once and only its lists and dicts replaced (half the time of a comprehension)."""
     twin = object.__new__(type(obj))
     attrs = obj.__dict__.copy()
     for name, value in attrs.items():  # values replaced, no key added: safe while iterating

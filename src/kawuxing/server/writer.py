@@ -144,15 +144,13 @@ class Writer:
         if self.direct is not None and all(_direct(op) for op in ops):
             started = time.perf_counter()
             rows = [r for op in ops for r in (op.rows if isinstance(op, Group) else (op,))]
-            if isinstance(self.direct, DirectPostgres):
+            if self.direct.needs_connection:
                 conn = conn or await self.engine.connect()
-                try:
-                    await self.direct.commit_rows(rows, conn)
-                except BaseException:
-                    await _discard(conn)
-                    raise
-            else:
-                await self.direct.commit_rows(rows)
+            try:
+                await self.direct.commit_rows(rows, conn)
+            except BaseException:  # (the caller drops its connection: this one is closed too)
+                await _discard(conn)
+                raise
             self.commits += 1
             self.recent.append((time.perf_counter() - started, len(ops)))
             return conn, [None] * len(ops)
@@ -267,6 +265,8 @@ class DirectSqlite:
     one thread of its own (``setup(connection)`` sets its pragmas): :meth:`commit_rows`
     runs a whole transaction of row inserts in one hand-off to that thread."""
 
+    needs_connection = False  # its own sqlite3 connection, not the writer's
+
     def __init__(self, path: str, setup: Callable[[sqlite3.Connection], None]) -> None:
         self.path = path
         self.setup = setup
@@ -302,9 +302,10 @@ class DirectSqlite:
                 pass
             self.conn = None
 
-    async def commit_rows(self, rows: list[Rows]) -> None:
+    async def commit_rows(self, rows: list[Rows], conn: AsyncConnection | None = None) -> None:
         """Insert every row (consecutive ones with the same ``sql`` with one
-        ``executemany``) in one transaction; raises the ``sqlite3`` error (rolled back)."""
+        ``executemany``) in one transaction; raises the ``sqlite3`` error (rolled back).
+        ``conn`` (the writer's) is not used."""
         await asyncio.get_running_loop().run_in_executor(self.pool, self._commit,
                                                          _grouped(rows))
 
@@ -330,6 +331,8 @@ class DirectPostgres:
     once per statement. Errors are raised as SQLAlchemy's (:func:`_sqlalchemy_error`:
     ``IntegrityError`` for a row already stored, ``OperationalError`` for a lost
     connection), as from the SQLAlchemy path."""
+
+    needs_connection = True  # the writer's SQLAlchemy connection, for its driver's
 
     def __init__(self) -> None:
         self._texts: dict[str, tuple[str, tuple[str, ...]]] = {}
