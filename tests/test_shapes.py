@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from kawuxing.shapes import (
     Reading,
     Set,
+    draw_shanten,
     is_seven_pairs,
     is_standard_win,
     is_win,
@@ -496,6 +497,45 @@ def test_shanten_zero_means_ready_when_fifth_copies_count(counts):
     ready = any(ref_standard_win([c + (k == j) for j, c in enumerate(counts)]) for k in KINDS)
     assert (standard_shanten(counts, melds) == 0) == ready
     assert standard_shanten(counts, melds) >= 0
+
+
+def _each_draw(counts: list[int], melds: int) -> list[int | None]:
+    out = []
+    for k in range(N):
+        if counts[k] >= 4:
+            out.append(None)
+            continue
+        counts[k] += 1
+        out.append(shanten(counts, melds))
+        counts[k] -= 1
+    return out
+
+
+@FAST
+@given(st.sampled_from([(13, 0), (14, 0), (10, 1), (11, 1), (7, 2), (4, 3), (1, 4)])
+       .flatmap(lambda nm: st.tuples(st.one_of(hands(nm[0]), winning(4 - nm[1])), st.just(nm[1]))))
+def test_draw_shanten_is_shanten_of_every_draw(hand_melds):
+    """draw_shanten = shanten of the hand and of the hand with each kind drawn (None where all
+    four copies are held, R1.1), winning hands (a fifteenth tile) included."""
+    counts, melds = hand_melds
+    before = list(counts)
+    assert draw_shanten(counts, melds) == (shanten(counts, melds), _each_draw(counts, melds))
+    assert counts == before
+
+
+def test_draw_shanten_known_and_outside_the_tables():
+    base, after = draw_shanten(C("123p 456p 789p 13s 5z 6z"))
+    assert base == 1
+    # 2s completes 123s, 5z or 6z pairs a single; 1s or 3s only trades a single for a pair
+    assert [k for k in range(N) if after[k] is not None and after[k] < base] == [19, 27, 28]
+    assert after[C("5z").index(1)] == 0 and after[C("9s").index(1)] == 1
+    full = C("1111p 2222p 3333p 44p")                # four copies: no fifth draw of 1p-3p
+    assert draw_shanten(full)[1][9:12] == [None, None, None]
+    big = C("11112222333344p")                       # 14 tiles in a suit: a draw leaves the tables
+    assert draw_shanten(big) == (shanten(big), _each_draw(big, 0))
+    five = [0] * N
+    five[9] = 5                                      # a count above 4: answered by shanten itself
+    assert draw_shanten(five, 3) == (shanten(five, 3), _each_draw(five, 3))
 
 
 # --- the precomputed tables (kawuxing.shapes_tables) against the search code they replace -----

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..melds import Meld
 from ..rules import RuleSet
 from ..scoring import DISCARD, SELF_DRAW, WinningHand, score_hand
-from ..shapes import shanten, waits
+from ..shapes import draw_shanten, waits
 from ..tiles import DRAGON_BASE, kinds_for_suits, tile_str, tiles_of
 
 
@@ -67,42 +67,13 @@ def unseen(visible: list[int] | tuple[int, ...], kind: int) -> int:
     return max(0, 4 - visible[kind])
 
 
-def touching(counts: list[int]) -> set[int]:
-    """The kinds a draw of which could join the hand: those held, and the suited kinds at most
-    two ranks from a held tile of their suit. Any other draw stays an isolated single, which
-    lowers neither the standard nor the seven-pairs shanten (R7.1)."""
-    near: set[int] = set()
-    for kind, c in enumerate(counts):
-        if not c:
-            continue
-        if kind >= DRAGON_BASE:
-            near.add(kind)
-        else:
-            low = kind - kind % 9
-            near.update(range(max(low, kind - 2), min(low + 8, kind + 2) + 1))
-    return near
-
-
 def effective_tiles(counts: list[int], melds: int, visible, kinds) -> tuple[int, list[tuple]]:
     """(shanten, [(kind, unseen)]) of a 13 − 3 × ``melds`` tile hand: the kinds among ``kinds``
-    whose draw lowers the shanten, with the copies still unseen (kinds not
-    :func:`touching` the hand are skipped: they cannot)."""
-    base = shanten(counts, melds)
-    near = touching(counts)
-    out = []
-    for kind in kinds:
-        if kind not in near or counts[kind] >= 4:
-            continue
-        left = 4 - visible[kind]
-        if left <= 0:
-            continue
-        counts[kind] += 1
-        try:
-            if shanten(counts, melds) < base:
-                out.append((kind, left))
-        finally:
-            counts[kind] -= 1
-    return base, out
+    whose draw lowers the shanten (:func:`~kawuxing.shapes.draw_shanten`, R7.1), with the
+    copies still unseen (a kind with none unseen is left out)."""
+    base, after = draw_shanten(counts, melds)
+    return base, [(kind, 4 - visible[kind]) for kind in kinds
+                  if visible[kind] < 4 and after[kind] is not None and after[kind] < base]
 
 
 def wait_values(counts: list[int], melds: list[Meld], visible, rules: RuleSet,
