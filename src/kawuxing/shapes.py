@@ -418,29 +418,33 @@ def draw_shanten(counts: list[int], melds: int = 0) -> tuple[int, list[int | Non
         ids = [vec[parts[0]], vec[parts[1]], vec[parts[2]], _DRAGON_VEC[parts[3]]]
     if (whole < 0 or (ids[0] | ids[1] | ids[2]) > 127 or not 0 <= melds <= 4
             or len(counts) != NUM_KINDS):
-        after: list[int | None] = []
-        for k in range(NUM_KINDS):
+        slow: list[int | None] = []
+        for k in range(len(counts)):
             if counts[k] >= 4:
-                after.append(None)
+                slow.append(None)
                 continue
             counts[k] += 1
-            after.append(shanten(counts, melds))
+            slow.append(shanten(counts, melds))
             counts[k] -= 1
-        return shanten(counts, melds), after
+        return shanten(counts, melds), slow
     standard = table[merge[merge[merge[ids[0] * n + ids[1]] * n + ids[2]] * n + ids[3]]
                      * 5 + melds] - 1
     pairs = None if melds else 6 - sum(raw.translate(_HALF))  # seven pairs (R7.1), no melds
     base = standard if pairs is None or standard == -1 else min(standard, pairs)
-    after: list[int | None] = [None] * NUM_KINDS
+    # a draw into a component with no tiles is a lone tile: it makes no block and no pair
+    after: list[int | None] = [base] * NUM_KINDS
     for c, (start, size) in enumerate(_COMPONENTS):
+        index = parts[c]
+        if not index:
+            continue
         others = [ids[j] for j in range(4) if j != c]
         rest = merge[merge[others[0] * n + others[1]] * n + others[2]]
         look = vec if c < 3 else _DRAGON_VEC
-        index = parts[c]
         for r, unit in enumerate(_UNITS5[9 - size:]):
             k = start + r
             held = counts[k]
             if held >= 4:
+                after[k] = None
                 continue
             own = look[index + unit]
             if own > 127:  # a fifteenth tile in the suit: outside the tables
@@ -449,8 +453,8 @@ def draw_shanten(counts: list[int], melds: int = 0) -> tuple[int, list[int | Non
                 counts[k] -= 1
                 continue
             got = table[merge[own * n + rest] * 5 + melds] - 1
-            if pairs is not None and got > -1:
-                got = min(got, pairs - (held & 1))
+            if pairs is not None and got > -1 and got > pairs - (held & 1):
+                got = pairs - (held & 1)
             after[k] = got
     return base, after
 
