@@ -9,6 +9,7 @@ included (RULES.md R13): a hint never uses another player's hidden tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..melds import Meld
 from ..rules import RuleSet
@@ -79,19 +80,29 @@ def effective_tiles(counts: list[int], melds: int, visible, kinds) -> tuple[int,
 def wait_values(counts: list[int], melds: list[Meld], visible, rules: RuleSet,
                 declared: bool = False) -> list[WaitValue]:
     """Each wait of a ready hand with its unseen copies and capped multipliers (R7.3, R9)."""
-    held = list(counts)
+    return [WaitValue(w, unseen(visible, w), by_self, by_discard)
+            for w, by_self, by_discard in wait_multipliers(bytes(counts), tuple(melds), rules,
+                                                           declared)]
+
+
+@lru_cache(maxsize=1 << 15)
+def wait_multipliers(counts: bytes, melds: tuple[Meld, ...], rules: RuleSet,
+                     declared: bool) -> tuple[tuple[int, int, int], ...]:
+    """``(wait, ×self-draw, ×discard)`` for each wait (R8.1) of the concealed hand ``counts``
+    (30 bytes) beside ``melds``: the capped multipliers (R9, R9.5) of a self-draw and of a
+    discard win (0 where a discard win is not allowed, R7.3); ``declared``: the hand has
+    declared 亮倒 (R8.4). A bounded cache: a hand's waits are scored once."""
+    concealed = list(counts)
+    held = list(concealed)
     for m in melds:
         held[m.tile] += m.size
-    concealed = tuple(tiles_of(counts))
+    tiles = tuple(tiles_of(concealed))
     out = []
-    for w in waits(counts, held):
-        by_self = score_hand(WinningHand(concealed, w, SELF_DRAW, tuple(melds),
-                                         declared=declared), rules)
-        by_discard = score_hand(WinningHand(concealed, w, DISCARD, tuple(melds),
-                                            declared=declared), rules)
-        out.append(WaitValue(w, unseen(visible, w), by_self.multiplier,
-                             by_discard.multiplier if by_discard.legal else 0))
-    return out
+    for w in waits(concealed, held):
+        by_self = score_hand(WinningHand(tiles, w, SELF_DRAW, melds, declared=declared), rules)
+        by_discard = score_hand(WinningHand(tiles, w, DISCARD, melds, declared=declared), rules)
+        out.append((w, by_self.multiplier, by_discard.multiplier if by_discard.legal else 0))
+    return tuple(out)
 
 
 READY_LINEAR = 5.0  # ready_equivalent: effective tiles per live copy, + READY_CUBIC × live³
