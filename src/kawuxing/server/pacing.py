@@ -31,6 +31,7 @@ room's task like any command, and checks on arrival that the room has not moved 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -156,7 +157,7 @@ class Pacer:
             if seat in self.held or self.window_key() != key:
                 continue
             if room.seats.botted(seat):
-                action, by = self._bot_action(seat)
+                action, by = await self._bot_action(seat)
                 if await room.play(seat, action, by, quiet=True) is None:
                     acks[seat] = None
             elif seat in hand.idle_seats():
@@ -187,15 +188,17 @@ class Pacer:
             return max(0.0, config.bot_delay)
         return config.bot_delay * (1.0 + self.rng.uniform(-jitter, jitter))
 
-    def _bot_action(self, seat: int) -> tuple[Action, str]:
+    async def _bot_action(self, seat: int) -> tuple[Action, str]:
         """What the bot of ``seat`` plays now, and who played it (``bot`` or, for 托管,
-        ``auto``)."""
+        ``auto``). The bot thinks in a worker thread on its seat's Observation (R13; the
+        expert's rollouts take up to a few hundred ms) while the room's task waits for it, so
+        the room cannot move meanwhile and the other rooms keep playing."""
         room = self.room
         hand = room.match.hand
         agent = room.seats.agent(seat, room.settings.auto_bot)
         room.stats["bot"] += 1
         by = BY_AUTO if room.seats[seat].kind in PLAYERS else BY_BOT
-        return agent.act(observe(hand, seat), hand.legal_actions(seat)), by
+        return await asyncio.to_thread(agent.act, observe(hand, seat), hand.legal_actions(seat)), by
 
     async def on_timeout(self, seat: int, version: int, timer_id: int) -> None:
         """A decision timer fired. Does nothing if the decision was made meanwhile (the
@@ -242,7 +245,7 @@ class Pacer:
             if seat in hand.idle_seats():
                 await self._pass_idle(hand)
             return
-        action, by = self._bot_action(seat)
+        action, by = await self._bot_action(seat)
         await room.play(seat, action, by)
 
     async def _pass_idle(self, hand) -> None:
