@@ -105,3 +105,52 @@ def test_a_dropped_player_is_played_by_toguan_after_the_grace_until_back(tmp_pat
             room.seats[0].auto = True
             assert room.seats.public()[0]["away_bot"] is False
     asyncio.run(main())
+
+
+def test_a_bot_thinks_off_the_event_loop(tmp_path):
+    """A bot's decision runs in a worker thread while its room waits (the expert's rollouts
+    take up to a few hundred ms): the event loop keeps running meanwhile, and the move is
+    played as the bot chose it (R13: the bot gets its seat's Observation)."""
+    import threading
+    import time
+
+    from test_server_room import CLAIM_WALL, SEAT0, humans, msg, settle
+
+    ticks = [0]
+
+    class Slow:
+        def __init__(self):
+            self.seen = []  # (thread, loop ticks while thinking, seat of the Observation)
+
+        def act(self, obs, legal):
+            before = ticks[0]
+            time.sleep(0.1)
+            self.seen.append((threading.get_ident(), ticks[0] - before, obs.seat))
+            return legal[0]
+
+    async def tick():
+        while True:
+            await asyncio.sleep(0.002)
+            ticks[0] += 1
+
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, ("human", "heuristic", "heuristic"),
+                                          walls=[CLAIM_WALL], options=SEAT0)
+            slow = Slow()
+            room.slots[1].agent = room.slots[2].agent = slow
+            ticker = asyncio.get_running_loop().create_task(tick())
+            hand = room.match.hand
+            await room.post(room.client_message, sinks[0],
+                            msg("action", id="x", action=[0, "discard", "5p"],
+                                version=room.version))
+            await settle(room, clock)
+            ticker.cancel()
+            assert slow.seen, "no bot was asked"
+            loop_thread = threading.get_ident()
+            for thread, loop_ticks, seat in slow.seen:
+                assert thread != loop_thread and loop_ticks >= 5 and seat in (1, 2)
+            # the discard, then the bots' answers as they chose them (legal[0]: pung, win)
+            assert [(a.seat, a.verb) for a in hand.actions[:3]] == [
+                (0, "discard"), (1, "pung"), (2, "win")]
+    asyncio.run(main())
