@@ -152,11 +152,6 @@ class ExpertAgent:
     where the model rates it nearly as high (:func:`agent_choices`, the list hints show).
     Where the model's estimates are that close it is the noisier judge; the duplicate arena
     measured the blend ahead of both bots alone (docs/bots.md).
-
-    Rollouts: in its own turn, where its choice and heuristic:3's differ, both are played out
-    in ``params.mc_switch`` (24 by default) worlds sampled from the unseen tiles (R13) and the
-    one of higher mean money is played (:func:`improve`): about 40 ms of CPU a decision on
-    average, a few hundred at most.
     """
 
     name = "expert"
