@@ -60,9 +60,7 @@ class Params:
       :func:`.rollout.heuristic_rollout`);
     - ``mc_switch``: sampled worlds with which a turn where the agent's choice and
       heuristic:3's (with ``mc_model`` also the model's best) differ is settled by rollouts
-      (policy improvement, :func:`~.agent.improve`; 0: never). 24 by default, played by
-      heuristic:3: +0.33 a hand paired against the expert without it (300 deals, seed 2000;
-      docs/bots.md), 40 ms mean and 330 ms p99 a decision;
+      (policy improvement, :func:`~.agent.improve`; 0: never);
     - ``mc_threshold``: base units by which another candidate's mean must beat the agent's
       choice there;
     - ``mc_z``: and by more than this many standard errors of the paired difference over
@@ -83,8 +81,8 @@ class Params:
     declare_margin: float = 0.0
     mc_rollouts: int = 0
     mc_margin: float = 1.0
-    mc_policy: str = "heuristic"
-    mc_switch: int = 24
+    mc_policy: str = "fast"
+    mc_switch: int = 0
     mc_threshold: float = 0.0
     mc_z: float = 0.0
     mc_model: bool = True
