@@ -108,8 +108,8 @@ def test_a_dropped_player_is_played_by_toguan_after_the_grace_until_back(tmp_pat
 
 
 def test_a_bot_thinks_off_the_event_loop(tmp_path):
-    """A bot's decision runs in a worker thread while its room waits (the expert's rollouts
-    take up to a few hundred ms): the event loop keeps running meanwhile, and the move is
+    """A bot's decision runs in a worker thread while its room waits (the expert takes tens of
+    ms, with its rollouts hundreds): the event loop keeps running meanwhile, and the move is
     played as the bot chose it (R13: the bot gets its seat's Observation)."""
     import threading
     import time

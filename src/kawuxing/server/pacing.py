@@ -191,8 +191,8 @@ class Pacer:
     async def _bot_action(self, seat: int) -> tuple[Action, str]:
         """What the bot of ``seat`` plays now, and who played it (``bot`` or, for 托管,
         ``auto``). The bot thinks in a worker thread on its seat's Observation (R13; the
-        expert's rollouts take up to a few hundred ms) while the room's task waits for it, so
-        the room cannot move meanwhile and the other rooms keep playing."""
+        expert takes tens of ms, with its rollouts hundreds) while the room's task waits for
+        it, so the room cannot move meanwhile and the other rooms keep playing."""
         room = self.room
         hand = room.match.hand
         agent = room.seats.agent(seat, room.settings.auto_bot)
