@@ -402,7 +402,7 @@ def draw_shanten(counts: list[int], melds: int = 0) -> tuple[int, list[int | Non
     """``(shanten(counts, melds), after)`` where ``after[k]`` is ``shanten`` of ``counts``
     with one more tile of kind ``k`` (30 entries; None where ``counts[k]`` is 4 already: no
     fifth copy, R1.1) — the shanten of every draw at once (effective tiles). The same values
-    as :func:`shanten` called 31 times, about four times faster: a draw changes one
+    as :func:`shanten` called 31 times, three to four times faster: a draw changes one
     component, so the other three are merged once per component (the merge of value vectors
     is commutative and associative: their ids index a closed table). Inputs outside the
     tables (a count above 4, more than 14 tiles in a suit, ``melds`` outside 0-4) are
