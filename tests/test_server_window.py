@@ -118,3 +118,46 @@ def test_an_answer_before_the_minimum_is_acknowledged_at_its_end(tmp_path):
             assert hand.current == 1 and hand.seats[1].drawn == parse_tile(COMMON.split()[1])
 
     asyncio.run(main())
+
+
+def test_bots_decide_while_the_window_is_open(tmp_path):
+    """R13.2: a bot that must answer a discard starts deciding when the claim window opens
+    (in a worker thread), so its answer is ready at the window's end and is played then
+    without asking it again: however long a bot holding an option thinks, the window closes
+    at its minimum, as for a bot that can only pass."""
+    import time
+
+    class Recorder:
+        def __init__(self, clock):
+            self.clock, self.calls = clock, []
+
+        def act(self, obs, legal):
+            self.calls.append((obs.seat, self.clock.now(), [a.verb for a in legal]))
+            if len(legal) > 1:
+                time.sleep(0.2)  # weighing the pung
+            return legal[-1]
+
+    async def main():
+        async with server(tmp_path, claim_window=0.6, bot_delay=0.6,
+                          decision_seconds=20) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, ("human", "heuristic", "human"),
+                                          walls=[wall("option")], options=DEALER_SEAT0)
+            bot = room.slots[1].agent = Recorder(clock)
+            start = clock.now()
+            await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
+            await settle(room, clock)
+            for _ in range(100):  # the worker thread runs while the clock stands still
+                if 1 in room.pacer.thinking and room.pacer.thinking[1][1].done():
+                    break
+                await asyncio.sleep(0.01)
+            assert bot.calls == [(1, start, ["pung", "pass"])]
+            hand = room.match.hand
+            assert hand.phase == "claim" and len(hand.actions) == 1  # nothing applied yet
+            clock.advance(0.6)
+            await settle(room, clock)
+            assert len(bot.calls) == 1  # not asked again at the window's end
+            assert [(a.seat, a.verb) for a in hand.actions[:2]] == [(0, "discard"), (1, "pass")]
+            assert hand.phase == "turn" and hand.current == 1
+            assert not room.pacer.thinking
+
+    asyncio.run(main())

@@ -18,7 +18,10 @@ room's task like any command, and checks on arrival that the room has not moved 
   room with players, no answer is applied before ``claim_window`` seconds: earlier answers
   are checked and kept (:meth:`Pacer.hold`); at its end (:meth:`Pacer.window_end`) the seats
   with no option are passed for, the bots answer and the kept answers are applied, and each
-  seat gets one update. So how fast a window closes never tells who could claim.
+  seat gets one update. So how fast a window closes never tells who could claim. The bots
+  that must answer start deciding when the window opens (:meth:`Pacer.think_ahead`, in worker
+  threads), so a bot weighing a pung or a win and one that can only pass are both ready at
+  its end: their thinking time does not show either.
 - **Between hands**: the next hand is dealt after the ``hand_pause`` countdown (at once in a
   room of bots), or as soon as a player's step — ``ready``, 托管 on, a dropped connection —
   leaves every seat ready (:meth:`Pacer.ready`: bots, 托管 and dropped seats are ready at
@@ -74,6 +77,8 @@ class Pacer:
     ``timers``: seat -> :class:`Timer`; ``bot_handles``: seat -> (version, handle) of a bot move
     or the pass of a seat without an option; ``held``: seat -> (action, by, action id) of the
     answers kept until the window's minimum is over; ``window``: (key, clock time it opened);
+    ``thinking``: seat -> (key, future) of a bot's answer to the open window, decided in a
+    worker thread since it opened (:meth:`think_ahead`);
     ``timeout_agent``: what plays for a seat whose time ran out; ``rng``: the bots' pauses
     (``random.Random()``, seeded by the OS: server-side, never the engine's); ``overdue``:
     seats whose timeout could not be stored (played again once ``resume_at`` — the clock
@@ -87,6 +92,7 @@ class Pacer:
         self.window: tuple[WindowKey, float] | None = None
         self.held: dict[int, tuple[Action, str, str | None]] = {}
         self.window_handle: tuple[WindowKey, TimerHandle] | None = None
+        self.thinking: dict[int, tuple[WindowKey, asyncio.Future]] = {}
         self.next_handle: TimerHandle | None = None
         self.next_at: float | None = None  # clock time of the next deal during a countdown
         self.timeout_agent = TimeoutAgent()
@@ -157,11 +163,12 @@ class Pacer:
             if seat in self.held or self.window_key() != key:
                 continue
             if room.seats.botted(seat):
-                action, by = await self._bot_action(seat)
+                action, by = await self._bot_action(seat, self._thought(seat, key))
                 if await room.play(seat, action, by, quiet=True) is None:
                     acks[seat] = None
             elif seat in hand.idle_seats():
                 await room.play(seat, Action(seat, PASS), BY_WINDOW, quiet=True)
+        self.forget_thinking()  # (a seat that left 托管 meanwhile: its bot's answer is unused)
         held, self.held = self.held, {}
         for seat, (action, by, action_id) in held.items():
             problem: Problem | None = (protocol.STALE,
@@ -188,17 +195,53 @@ class Pacer:
             return max(0.0, config.bot_delay)
         return config.bot_delay * (1.0 + self.rng.uniform(-jitter, jitter))
 
-    async def _bot_action(self, seat: int) -> tuple[Action, str]:
-        """What the bot of ``seat`` plays now, and who played it (``bot`` or, for 托管,
-        ``auto``). The bot thinks in a worker thread on its seat's Observation (R13; the
-        expert takes tens of ms, with its rollouts hundreds) while the room's task waits for
-        it, so the room cannot move meanwhile and the other rooms keep playing."""
+    def think(self, seat: int) -> asyncio.Future:
+        """Start the bot of ``seat`` deciding now, in a worker thread, on its seat's
+        Observation (R13; a snapshot, so the room may go on meanwhile) and the legal actions
+        now: a future of its :class:`Action` (the expert takes a few ms, tens at worst)."""
         room = self.room
         hand = room.match.hand
         agent = room.seats.agent(seat, room.settings.auto_bot)
+        return asyncio.ensure_future(
+            asyncio.to_thread(agent.act, observe(hand, seat), hand.legal_actions(seat)))
+
+    def think_ahead(self, key: WindowKey) -> None:
+        """The claim window ``key`` opened: each bot that must answer it (with an option or
+        with only a pass) starts deciding now (:meth:`think`), so that its answer is ready
+        when the window's minimum is over and the window closes at the same time whatever the
+        bots held (R13.2). Answers cannot change the table before then (:meth:`hold`)."""
+        self.forget_thinking()
+        room = self.room
+        for seat in room.match.hand.to_act():
+            if room.seats.botted(seat):
+                self.thinking[seat] = (key, self.think(seat))
+
+    def _thought(self, seat: int, key: WindowKey) -> asyncio.Future | None:
+        """The answer :meth:`think_ahead` started for ``seat`` in window ``key``, if any."""
+        key_and_future = self.thinking.pop(seat, None)
+        if key_and_future is None:
+            return None
+        if key_and_future[0] != key:
+            key_and_future[1].cancel()
+            return None
+        return key_and_future[1]
+
+    def forget_thinking(self) -> None:
+        """Drop the answers being decided for a window (their threads end on their own)."""
+        for _, future in self.thinking.values():
+            future.cancel()
+        self.thinking.clear()
+
+    async def _bot_action(self, seat: int,
+                          thought: asyncio.Future | None = None) -> tuple[Action, str]:
+        """What the bot of ``seat`` plays now (``thought``: its answer already being decided,
+        :meth:`think_ahead`; else it decides now, :meth:`think`), and who played it (``bot``
+        or, for 托管, ``auto``). The room's task waits for the worker thread, so the room
+        cannot move meanwhile and the other rooms keep playing."""
+        room = self.room
         room.stats["bot"] += 1
         by = BY_AUTO if room.seats[seat].kind in PLAYERS else BY_BOT
-        return await asyncio.to_thread(agent.act, observe(hand, seat), hand.legal_actions(seat)), by
+        return await (thought if thought is not None else self.think(seat)), by
 
     async def on_timeout(self, seat: int, version: int, timer_id: int) -> None:
         """A decision timer fired. Does nothing if the decision was made meanwhile (the
@@ -377,6 +420,7 @@ class Pacer:
                 self.window_handle[1].cancel()
             self.window_handle = (key, room.clock.call_later(
                 window, lambda k=key: room.post_nowait(self.window_end, k)))
+            self.think_ahead(key)
         idle = hand.idle_seats()
         for seat in SEATS:
             deciding = bool(hand.legal_actions(seat)) and not paused and seat not in self.held
@@ -432,6 +476,7 @@ class Pacer:
         if self.window_handle is not None:
             self.window_handle[1].cancel()
             self.window_handle = None
+        self.forget_thinking()
         match = self.room.match
         if self.next_handle is not None and (match is None or match.over):
             self.cancel_next()
