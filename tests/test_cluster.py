@@ -146,6 +146,38 @@ def test_a_room_made_through_one_process_is_played_through_the_others(scratch_db
                                                         messages=seats[0].messages)])
 
 
+def test_what_a_client_sends_before_its_welcome_is_answered_through_every_process(cluster):
+    """A client may send right after its hello, before the welcome: through the owner and
+    through the processes relaying to it alike, an action then is answered (here refused:
+    ``bad_action``), after the welcome and sync, not dropped."""
+    import orjson
+    from websockets.asyncio.client import connect
+
+    cluster.revive()
+    code, token = create(cluster.nodes[0], ["human", "heuristic", "heuristic"], hands=1)
+    cluster.wait_owned(1)
+
+    async def early(base: str, key: str) -> list[str]:
+        got = []
+        async with connect(f"{base}/ws/{code}", open_timeout=5, close_timeout=1) as ws:
+            await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+            await ws.send(orjson.dumps({"type": "action", "id": key, "version": 0,
+                                        "action": [0, "discard", "zz"]}).decode())
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                message = orjson.loads(await asyncio.wait_for(ws.recv(), 10))
+                got.append(message["type"] if message["type"] != "refused"
+                           else f"refused:{message.get('id')}:{message.get('code')}")
+                if message["type"] == "refused":
+                    break
+        return got
+
+    for i, base in enumerate(cluster.ws_bases()):
+        got = asyncio.run(early(base, f"early{i}"))
+        assert got[-1] == f"refused:early{i}:bad_action", (base, got)
+        assert got.index("welcome") < got.index("sync") < len(got) - 1, (base, got)
+
+
 def settled(view: dict | None) -> dict | None:
     """``view`` as the server holds it now: a seat with no option on the tile on the table
     (its legal actions a lone ``pass``) is passed for by the server without a message to

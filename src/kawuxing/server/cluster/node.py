@@ -281,15 +281,17 @@ class ClusterNode:
                                        "code": protocol.CLOSE_RESTART,
                                        "reason": "the room's server lost this connection"})
                 return
-            room = self.manager.get(conn.code)
-            if room is None:
-                return
             try:
                 msg = protocol.parse_client(item["m"], 1 << 20)
             except protocol.ProtocolError:
                 return  # checked by the sender already
-            room.post_nowait(room.spectator_message if conn.watching else room.client_message,
-                             conn, msg)
+            if conn.early is not None:  # sent before its attach reached the room: after it
+                conn.early.append(msg)
+                return
+            room = self.manager.get(conn.code)
+            if room is not None:
+                room.post_nowait(room.spectator_message if conn.watching
+                                 else room.client_message, conn, msg)
         elif kind == "attach":
             conn = RemoteConn(self.bus, sender, item["c"], normalize_code(item["room"]),
                               item.get("hello") is None)
@@ -322,6 +324,12 @@ class ClusterNode:
             future = room.post(room.attach, conn, str(hello.get("token", "")),
                                hello.get("hand"), hello.get("last_event"))
         future.add_done_callback(lambda f: close_refused(conn, f, conn.watching))
+        # what the client sent meanwhile is queued behind the attach, as on the owner's own
+        # sockets: an early action gets its answer (its ack or refused) instead of none
+        early, conn.early = conn.early, None
+        for msg in early or ():
+            room.post_nowait(room.spectator_message if conn.watching else room.client_message,
+                             conn, msg)
 
     def _detach(self, conn: RemoteConn) -> None:
         conn.closed = True

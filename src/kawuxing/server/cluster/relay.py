@@ -207,12 +207,14 @@ class Bus:
 class RemoteConn:
     """On the owner: the room's connection object (a :class:`~kawuxing.server.seats.Sink`)
     for a socket served by process ``origin`` under id ``cid``. ``code``: the room;
-    ``watching``: a spectator's. :meth:`send` and :meth:`close` never block."""
+    ``watching``: a spectator's; ``early``: the client's messages that came before its attach
+    was posted to the room (None since). :meth:`send` and :meth:`close` never block."""
 
     def __init__(self, bus: Bus, origin: str, cid: str, code: str, watching: bool) -> None:
         self.bus, self.origin, self.cid, self.code, self.watching = bus, origin, cid, code, watching
         self.seat: int | None = None
         self.closed = False
+        self.early: list | None = []
 
     def send(self, message: dict) -> None:
         """Relay one message to the socket."""
