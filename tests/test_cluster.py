@@ -176,6 +176,10 @@ def test_what_a_client_sends_before_its_welcome_is_answered_through_every_proces
         got = asyncio.run(early(base, f"early{i}"))
         assert got[-1] == f"refused:early{i}:bad_action", (base, got)
         assert got.index("welcome") < got.index("sync") < len(got) - 1, (base, got)
+    # the player leaves: bots finish the hand and the room leaves the cluster's memory
+    status, _ = http("POST", f"{cluster.nodes[0].url}/api/rooms/{code}/leave", None, token)
+    assert status == 200
+    cluster.wait_owned(0)
 
 
 def settled(view: dict | None) -> dict | None:

@@ -26,7 +26,8 @@ redis_server = cluster_harness.redis_server
 scratch_db = cluster_harness.scratch_db
 
 from kawuxing.server.cluster.leases import Leases, lease_key  # noqa: E402
-from kawuxing.server.cluster.presence import Presence  # noqa: E402
+from kawuxing.server.cluster.presence import (Presence, node_id_problem,  # noqa: E402
+                                              node_in_use)
 from kawuxing.server.cluster.relay import Bus  # noqa: E402
 
 
@@ -369,6 +370,59 @@ def test_serve_refuses_redis_with_sqlite_and_a_redis_that_does_not_answer(tmp_pa
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: --redis redis://127.0.0.1:{port}/0:")
+
+
+def test_serve_refuses_a_bad_redis_url_and_a_bad_node_id_in_one_line(tmp_path):
+    """A Redis URL that is no URL, or has a port that is no number, and a node id with a
+    character Redis keys and patterns use (``#``, ``*``, a space) or none at all: one
+    ``error:`` line, exit 2, a password never shown."""
+    pg = "postgresql+asyncpg://u@127.0.0.1:9/x"
+    for url, says in (("garbage", "error: --redis garbage: "),
+                      ("redis://127.0.0.1:notaport/0", "error: --redis redis://127.0.0.1:notaport/0: "),
+                      ("redis://me:secret@127.0.0.1:9/0", "error: --redis redis://me:***@127.0.0.1:9/0: ")):
+        done = _serve("--db", pg, "--redis", url)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith(says), lines
+    for node in ("bad id#1", "a*b", "-x", "x" * 64):
+        done = _serve("--db", pg, "--redis", "redis://127.0.0.1:9/0", "--node-id", node)
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines() == [f"error: {node_id_problem(node)}"]
+    assert node_id_problem("n0") is None and node_id_problem("box-2.eu_1") is None
+
+
+def test_a_node_id_is_in_use_only_while_its_heartbeat_is_renewed(redis_server):
+    """A second process under a live node id is refused (``kawuxing serve`` exits 2); the
+    heartbeat of one that just died only runs down, so restarting under its id is not."""
+    import threading
+
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.set("kwx:node:dead#1", "{}", px=3000)  # a process that was just killed
+    client.set("kwx:node:live#1", "{}", px=3000)
+    stop = threading.Event()
+
+    def beat():
+        while not stop.wait(0.3):
+            client.set("kwx:node:live#1", "{}", px=3000)
+
+    beating = threading.Thread(target=beat, daemon=True)
+    beating.start()
+    try:
+        assert node_in_use(client, "nobody") is False
+        assert node_in_use(client, "dead") is False
+        assert node_in_use(client, "live") is True
+        done = _serve("--db", "postgresql+asyncpg://u@127.0.0.1:9/x", "--redis",
+                      redis_server.url, "--node-id", "live")
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines() == [
+            "error: --node-id live: a live process of this cluster already runs under that "
+            "id; give each process its own"]
+    finally:
+        stop.set()
+        beating.join()
+        client.delete("kwx:node:dead#1", "kwx:node:live#1")  # (no process of the others')
+        client.close()
 
 
 def test_a_single_process_reports_its_node_and_no_cluster(tmp_path):

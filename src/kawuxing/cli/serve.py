@@ -28,7 +28,7 @@ def serve(
     prints one error line and exits with 2."""
     from dataclasses import replace
 
-    from ..server.config import ServerConfig
+    from ..server.config import ServerConfig, default_node_id
     from ..server.run import serve_forever
     from ..web import create_app
 
@@ -40,7 +40,8 @@ def serve(
     origins = tuple(config.allow_origins) + tuple(o.strip().rstrip("/")
                                                   for o in allow_origin or ())
     config = replace(config, api_docs=api_docs or config.api_docs, allow_origins=origins,
-                     redis_url=redis or config.redis_url, node_id=node_id or config.node_id)
+                     redis_url=redis or config.redis_url,
+                     node_id=node_id or config.node_id or default_node_id())
     problem = _cluster_problem(config)
     if problem:
         typer.echo(f"error: {problem}", err=True)
@@ -62,20 +63,25 @@ def serve(
     typer.echo(f"database: {_safe_url(config.db_url)}")
     if config.redis_url:
         config = replace(config, node_url=f"http://{shown}:{port}")
-        typer.echo(f"cluster: node {config.node_id or 'hostname-pid'} on "
+        typer.echo(f"cluster: node {config.node_id} on "
                    f"{_safe_url(config.redis_url)}")
     serve_forever(config, host, port, app=create_app(config))  # server + browser table
 
 
 def _cluster_problem(config) -> str | None:
     """Why ``config``'s cluster settings cannot work (issue 17), or None: ``--redis`` needs a
-    PostgreSQL ``--db`` (the processes share it), the ``redis`` package, and a Redis that
-    answers."""
+    PostgreSQL ``--db`` (the processes share it), the ``redis`` package, a valid node id
+    that no live process of the cluster uses, and a Redis that answers."""
     if not config.redis_url:
         return None
+    from ..server.cluster.presence import node_id_problem, node_in_use
+
     if not config.db_url.startswith("postgresql"):
         return ("--redis: a cluster needs a shared PostgreSQL database "
                 "(--db postgresql+asyncpg://USER@HOST/DB), not SQLite")
+    problem = node_id_problem(config.node_id)
+    if problem:
+        return problem
     try:
         import redis
     except ImportError:
@@ -84,10 +90,14 @@ def _cluster_problem(config) -> str | None:
         client = redis.Redis.from_url(config.redis_url, socket_connect_timeout=5)
         try:
             client.ping()
+            in_use = node_in_use(client, config.node_id)
         finally:
             client.close()
     except Exception as exc:  # a bad URL, nobody listening
         return f"--redis {_safe_url(config.redis_url)}: {str(exc).strip()[:300] or type(exc).__name__}"
+    if in_use:
+        return (f"--node-id {config.node_id}: a live process of this cluster already runs "
+                "under that id; give each process its own")
     return None
 
 
@@ -136,7 +146,15 @@ def _cannot_listen(host: str, port: int) -> str | None:
 
 
 def _safe_url(url: str) -> str:
-    """The URL without a password."""
-    from sqlalchemy.engine import make_url
+    """``url`` with its password shown as ``***`` (any scheme; a string that is no URL comes
+    back as it is)."""
+    from urllib.parse import urlsplit, urlunsplit
 
-    return make_url(url).render_as_string(hide_password=True)
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.netloc.rsplit("@", 1)[1]
+        return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    except ValueError:
+        return url

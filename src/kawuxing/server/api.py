@@ -123,14 +123,14 @@ def _known(request: Request, code: str) -> None:
     else is checked (a cluster finds out where the room is first)."""
     manager = _manager(request)
     if manager.get(code) is None and manager.cluster is None:
-        raise _coded(404, "no_room", "no such room on this server (or it is closed)")
+        raise _coded(404, "no_room", "no such room (or it is closed)")
 
 
 async def _room_op(request: Request, code: str, op: str, **args) -> dict:
     """:func:`_on_room`, 404 ``no_room`` when no process plays the room."""
     done = await _on_room(request, code, op, **args)
     if done is None:
-        raise _coded(404, "no_room", "no such room on this server (or it is closed)")
+        raise _coded(404, "no_room", "no such room (or it is closed)")
     return done
 
 

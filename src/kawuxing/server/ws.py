@@ -159,7 +159,7 @@ async def _gone(websocket: WebSocket, conn: WsConnection, manager, code: str, co
         conn.send(final["match_end"])
         conn.close(protocol.CLOSE_NORMAL, "the match is over")
         return
-    conn.send(protocol.error("no_room", "no such room on this server (or it is closed)"))
+    conn.send(protocol.error("no_room", "no such room (or it is closed)"))
     conn.close(protocol.CLOSE_ROOM_GONE, "no such room")
 
 

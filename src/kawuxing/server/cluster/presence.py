@@ -10,8 +10,42 @@ picks the least loaded live process from :meth:`Presence.nodes`.
 from __future__ import annotations
 
 import json
+import re
+import time
 
 NODE_PREFIX = "kwx:node:"
+# a node id: a letter or digit, then letters, digits, ".", "_", "-" (it is part of Redis keys and
+# of the incarnation id ``node#boot``, and matched by key patterns: no "#", "*", "?", "[")
+NODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}")
+
+
+def node_id_problem(node: str) -> str | None:
+    """Why ``node`` cannot be a node id (:data:`NODE_ID`: 1-63 characters, a letter or digit
+    first, then letters, digits, ``.``, ``_``, ``-``), or None."""
+    if NODE_ID.fullmatch(node):
+        return None
+    return (f"--node-id {node[:80]!r}: a node id is 1-63 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit")
+
+
+def node_in_use(client, node: str, watch: float = 1.2) -> bool:
+    """Whether a live process of the cluster already runs as node id ``node``: a heartbeat
+    key of that id renewed within ``watch`` seconds (a process beats every half second; the
+    key of one that just died only runs down, so a restart after a crash is not refused).
+    ``client``: a synchronous ``redis.Redis``. Blocks up to ``watch`` s when such a key is
+    there."""
+    keys = list(client.scan_iter(match=f"{NODE_PREFIX}{node}#*", count=500))
+    if not keys:
+        return False
+    left = {key: client.pttl(key) for key in keys}  # ms to live, falling until renewed
+    deadline = time.monotonic() + watch
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = {key: client.pttl(key) for key in keys}
+        if any(now[key] > left[key] for key in keys):
+            return True  # renewed since the last look
+        left = now
+    return False
 
 
 class Presence:
