@@ -290,8 +290,7 @@ class ClusterNode:
                 return
             room = self.manager.get(conn.code)
             if room is not None:
-                room.post_nowait(room.spectator_message if conn.watching
-                                 else room.client_message, conn, msg)
+                conn.deliver(room, msg)
         elif kind == "attach":
             conn = RemoteConn(self.bus, sender, item["c"], normalize_code(item["room"]),
                               item.get("hello") is None)
@@ -328,8 +327,7 @@ class ClusterNode:
         # sockets: an early action gets its answer (its ack or refused) instead of none
         early, conn.early = conn.early, None
         for msg in early or ():
-            room.post_nowait(room.spectator_message if conn.watching else room.client_message,
-                             conn, msg)
+            conn.deliver(room, msg)
 
     def _detach(self, conn: RemoteConn) -> None:
         conn.closed = True

@@ -216,6 +216,11 @@ class RemoteConn:
         self.closed = False
         self.early: list | None = []
 
+    def deliver(self, room, msg) -> None:
+        """Hand the client's validated message ``msg`` to ``room``, a spectator's or a seat's."""
+        room.post_nowait(room.spectator_message if self.watching else room.client_message,
+                         self, msg)
+
     def send(self, message: dict) -> None:
         """Relay one message to the socket."""
         if not self.closed:
