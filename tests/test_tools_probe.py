@@ -1,0 +1,41 @@
+"""tools/decision_probe.py (issue 11): the variant's gain is the sum of its differing
+decisions, each priced by the same reshuffled walls for both choices."""
+
+import importlib.util
+import pathlib
+
+from kawuxing.engine import Hand
+from kawuxing.engine.actions import DISCARD
+from kawuxing.rules import RuleSet
+
+spec = importlib.util.spec_from_file_location(
+    "decision_probe", pathlib.Path(__file__).parent.parent / "tools" / "decision_probe.py")
+probe = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(probe)
+
+
+def test_the_default_against_itself_differs_nowhere():
+    gain, compared, rows = probe.probe_deal((5000, 0, {}, 2))
+    assert (gain, rows) == (0.0, []) and compared > 5
+
+
+def test_a_variant_is_priced_where_it_differs_and_the_same_again():
+    found = None
+    for deal in range(12):  # the first deal where a declare bonus of 3 changes a choice
+        gain, compared, rows = probe.probe_deal((5000, deal, {"declare_bonus": 3.0}, 4))
+        if rows:
+            found = (gain, rows)
+            break
+    assert found is not None
+    gain, rows = found
+    assert abs(gain - sum(r["gain"] for r in rows)) < 1e-2
+    assert all("亮倒" in r["variant"] and "亮倒" not in r["default"] for r in rows)
+    assert probe.probe_deal((5000, deal, {"declare_bonus": 3.0}, 4)) == (gain, compared, rows)
+
+
+def test_a_play_out_leaves_the_hand_untouched_and_repeats_for_its_order_seed():
+    hand = Hand.deal(RuleSet.preset(), 0, seed="probe", windows=False)
+    action = next(a for a in hand.legal_actions(0) if a.verb == DISCARD)
+    money = [probe.play_out(hand, 0, action, f"w{i}") for i in range(3)]
+    assert hand.wall_left == 44 and not hand.actions  # 84 - 40 dealt; nothing applied
+    assert money == [probe.play_out(hand, 0, action, f"w{i}") for i in range(3)]

@@ -1,0 +1,120 @@
+"""Price a change of the expert's Params decision by decision (issue 11), far more precisely
+than a duplicate arena: the expert (default Params) plays seat ``deal % 3`` of each deal
+against two ``heuristic:3``; at every decision where a variant (``--params``) would choose
+otherwise, both choices are played out from the *true* position — every hand as it is, only
+the wall's order reshuffled (``--worlds`` times, the same orders for both) — with the default
+expert in the seat and ``heuristic:3`` in the others, and the game goes on with the default's
+choice. The variant's gain is the sum over its differing decisions of (its choice − the
+default's), in base units per seat-hand of the expert, with a 95% CI over deals.
+
+This is an analysis tool: it reads the hidden tiles (the bots themselves never do, R13).
+
+    nice .venv/bin/python tools/decision_probe.py --params '{"mc_rollouts": 32}' \\
+        --deals 300 --seed 5000 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+
+from kawuxing.agents import make_agent
+from kawuxing.agents.expert import ExpertAgent
+from kawuxing.agents.expert.table import DEFAULT_PARAMS
+from kawuxing.agents.heuristic import HeuristicAgent
+from kawuxing.arena import mean_ci
+from kawuxing.engine import Hand
+from kawuxing.engine.actions import PASS, Action
+from kawuxing.engine.observation import observe
+from kawuxing.melds import MELD_PUNG
+from kawuxing.rules import RuleSet
+
+
+def play_out(hand: Hand, me: int, action: Action, order_seed: str) -> int:
+    """``me``'s money over the rest of the hand after ``action``, the wall reshuffled by
+    ``order_seed`` (base units, ``hand.deltas``)."""
+    world = hand.clone()
+    rest = world._draws[world._next:]
+    random.Random(order_seed).shuffle(rest)
+    world._draws = world._draws[:world._next] + rest
+    expert = ExpertAgent()
+    expert._kongs = sum(1 for kind, _ in observe(hand, me).melds[me] if kind != MELD_PUNG)
+    expert._wall = hand.wall_left
+    agents = [expert if s == me else HeuristicAgent(3) for s in range(3)]
+    world.apply(action)
+    while not world.ended:
+        seat = world.to_act()[0]
+        legal = world.legal_actions(seat)
+        world.apply(legal[0] if len(legal) == 1
+                    else agents[seat].act(observe(world, seat), legal))
+    return world.deltas[me]
+
+
+def probe_deal(args: tuple) -> tuple[float, int, list[dict]]:
+    """One deal: (gain of the variant, decisions compared, the differing ones)."""
+    seed, deal, fields, worlds = args
+    rules = RuleSet.preset()
+    wall_seed = f"{seed}/deal/{deal}"
+    me = deal % 3
+    agents = [make_agent("heuristic:3", f"{wall_seed}/seat/{s}") for s in range(3)]
+    agents[me] = ExpertAgent()
+    variant = ExpertAgent(params=replace(DEFAULT_PARAMS, **fields))
+    hand = Hand.deal(rules, deal % 3, seed=wall_seed, windows=False)
+    gain, compared, rows = 0.0, 0, []
+    while not hand.ended:
+        seat = hand.to_act()[0]
+        if seat in hand.idle_seats():
+            hand.apply(Action(seat, PASS))
+            continue
+        obs, legal = observe(hand, seat), hand.legal_actions(seat)
+        action = agents[seat].act(obs, legal)
+        if seat == me:
+            other = variant.act(obs, legal)
+            compared += len(legal) > 1
+            if other != action:
+                salt = f"{wall_seed}/{len(hand.actions)}"
+                old = [play_out(hand, me, action, f"{salt}/{w}") for w in range(worlds)]
+                new = [play_out(hand, me, other, f"{salt}/{w}") for w in range(worlds)]
+                diff = (sum(new) - sum(old)) / worlds
+                gain += diff
+                rows.append({"deal": deal, "wall": hand.wall_left, "default": str(action),
+                             "variant": str(other), "gain": round(diff, 3)})
+        hand.apply(action)
+    return gain, compared, rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--params", required=True, help="JSON of Params fields")
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--worlds", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rows", help="write every differing decision here (JSON)")
+    args = parser.parse_args()
+    try:
+        fields = json.loads(args.params)
+        replace(DEFAULT_PARAMS, **fields)
+    except (ValueError, TypeError) as exc:
+        parser.error(f"--params: {exc}")
+    if min(args.deals, args.worlds, args.workers) < 1:
+        parser.error("--deals, --worlds and --workers must be at least 1")
+    jobs = [(args.seed, d, fields, args.worlds) for d in range(args.deals)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = list(pool.map(probe_deal, jobs))
+    mean, ci = mean_ci([g for g, _, _ in results])
+    rows = [r for _, _, rs in results for r in rs]
+    if args.rows:
+        with open(args.rows, "w") as f:
+            json.dump(rows, f)
+    print(json.dumps({"params": fields, "seed": args.seed, "deals": args.deals,
+                      "worlds": args.worlds, "gain": round(mean, 4),
+                      "ci95": [round(x, 4) for x in ci] if ci else None,
+                      "decisions": sum(c for _, c, _ in results), "differing": len(rows)}))
+
+
+if __name__ == "__main__":
+    main()
