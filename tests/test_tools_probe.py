@@ -39,3 +39,19 @@ def test_a_play_out_leaves_the_hand_untouched_and_repeats_for_its_order_seed():
     money = [probe.play_out(hand, 0, action, f"w{i}") for i in range(3)]
     assert hand.wall_left == 44 and not hand.actions  # 84 - 40 dealt; nothing applied
     assert money == [probe.play_out(hand, 0, action, f"w{i}") for i in range(3)]
+
+
+def test_params_fields_names_what_is_wrong():
+    import pytest
+
+    from kawuxing.agents.expert.table import params_fields
+
+    assert params_fields({"declare_bonus": 1, "mc_policy": "heuristic"}) == \
+        {"declare_bonus": 1, "mc_policy": "heuristic"}  # an int where a float is expected
+    for bad, message in (([], "a JSON object"), ({"nope": 1}, "'nope' is no field"),
+                         ({"declare_bonus": "x"}, "declare_bonus must be a number, not 'x'"),
+                         ({"declare_bonus": True}, "must be a number"),
+                         ({"mc_rollouts": 1.5}, "mc_rollouts must be an int, not 1.5"),
+                         ({"mc_model": 1}, "mc_model must be true or false, not 1")):
+        with pytest.raises(ValueError, match=message):
+            params_fields(bad)

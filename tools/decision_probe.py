@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from kawuxing.agents import make_agent
 from kawuxing.agents.expert import ExpertAgent
-from kawuxing.agents.expert.table import DEFAULT_PARAMS
+from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
 from kawuxing.agents.heuristic import HeuristicAgent
 from kawuxing.arena import mean_ci
 from kawuxing.engine import Hand
@@ -96,9 +96,8 @@ def main() -> None:
     parser.add_argument("--rows", help="write every differing decision here (JSON)")
     args = parser.parse_args()
     try:
-        fields = json.loads(args.params)
-        replace(DEFAULT_PARAMS, **fields)
-    except (ValueError, TypeError) as exc:
+        fields = params_fields(json.loads(args.params))
+    except ValueError as exc:  # json.JSONDecodeError is one
         parser.error(f"--params: {exc}")
     if min(args.deals, args.worlds, args.workers) < 1:
         parser.error("--deals, --worlds and --workers must be at least 1")

@@ -20,7 +20,7 @@ import json
 from dataclasses import replace
 
 from kawuxing.agents.expert import ExpertAgent
-from kawuxing.agents.expert.table import DEFAULT_PARAMS
+from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
 from kawuxing.arena import run_arena
 from kawuxing.rules import RuleSet
 
@@ -38,15 +38,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    players = {"mc": functools.partial(build, **json.loads(args.params))}
+    try:
+        fields = params_fields(json.loads(args.params))
+        base = (params_fields(json.loads(args.against))
+                if args.against.lstrip().startswith("{") else None)
+    except ValueError as exc:  # json.JSONDecodeError is one
+        parser.error(f"--params/--against: {exc}")
+    players = {"mc": functools.partial(build, **fields)}
     other = args.against
-    if other.lstrip().startswith("{"):
-        players["base"] = functools.partial(build, **json.loads(other))
+    if base is not None:
+        players["base"] = functools.partial(build, **base)
         other = "base"
     report = run_arena(["mc", other], args.deals, RuleSet.preset(), args.seed,
                        workers=args.workers, players=players).to_json()
     pair, bots = report["pairs"][0], report["bots"]
-    print(json.dumps({"params": json.loads(args.params), "against": args.against,
+    print(json.dumps({"params": fields, "against": args.against,
                       "seed": args.seed, "deals": args.deals, "mean_diff": pair["mean_diff"],
                       "ci95": pair["ci95"],
                       "decision_ms": {b: bots[b]["decision_ms"] for b in bots},

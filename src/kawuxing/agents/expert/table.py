@@ -91,6 +91,24 @@ class Params:
 DEFAULT_PARAMS = Params()
 
 
+def params_fields(fields: object) -> dict:
+    """``fields`` (parsed JSON) checked as overrides of :class:`Params`: a dict of field
+    names to values of each field's type (an int where a float is expected). Raises
+    ``ValueError`` saying which field is wrong and why; returns ``fields``."""
+    if not isinstance(fields, dict):
+        raise ValueError('a JSON object of Params fields, e.g. {"declare_bonus": 0.4}')
+    for name, value in fields.items():
+        if not hasattr(DEFAULT_PARAMS, name):
+            raise ValueError(f"{name!r} is no field of Params")
+        default = getattr(DEFAULT_PARAMS, name)
+        kinds = (int, float) if type(default) is float else (type(default),)
+        if not isinstance(value, kinds) or isinstance(value, bool) != isinstance(default, bool):
+            kind = {"int": "an int", "float": "a number", "bool": "true or false",
+                    "str": "a string"}[type(default).__name__]
+            raise ValueError(f"{name} must be {kind}, not {value!r}")
+    return fields
+
+
 DEALT = 40  # tiles out of the wall once the hands are dealt (13 × 3 and the dealer's 14th)
 END_TURNS = 14  # a player's turns in a hand that runs to the end of the wall ((84 - 40) / 3)
 SELF_DRAWN = 0.5  # the share of a concealed ready opponent's wins that are self-draws
