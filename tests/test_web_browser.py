@@ -588,6 +588,11 @@ def test_replays_list_and_step_through(server, desktop):
     shot(page, "replay", "screenshot-replay.png")
 
 
+# seat 1 (heuristic:2) is dealt four 8s: it kongs them concealed on its first draw (R6.1)
+KONG_WALL = build_wall(["123456789p 123s 5z", "8888s 19p 234s 67p 56z",
+                        "11p 99p 77s 66z 77z 4s 6s 9s"])
+
+
 def test_replay_page_draws_the_engine_frames(server, desktop):
     """The replay page draws the frames the server builds (records.replay_frames: GET
     /api/hands/{match}/{n}/frames), and computes nothing: at every step, for the whole table
@@ -596,7 +601,7 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
     page, _ = desktop
     token = page_player(page, server, "画者")  # seat 0 is the page's player's, 托管 plays it
     made = auto_played_match(server, {
-        "seats": ["human", "heuristic:2", "random"], "hands": 1,
+        "seats": ["human", "heuristic:2", "random"], "hands": 1, "walls": [KONG_WALL],
         "options": {"first_dealer": "seat0", "declare_hide_triplets": True}}, token)
     match_id = made["room"]["match_id"]
     status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
@@ -613,6 +618,11 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
             hand = replay(record, k)
             want = table_view(hand) if seat is None else seat_view(hand, seat)
             assert frames[seat][k]["view"] == want
+    # seat 1 made a concealed kong of 8s (KONG_WALL): seat 2 sees no tile of it until the hand
+    # ends, and then its tile (R6.1, R13.1): the page draws what the frame gives
+    kongs = [[m["tile"] for m in f["view"]["seats"][1]["melds"] if m["kind"] == "concealed_kong"]
+             for f in frames[2]]
+    assert [None] in kongs and kongs[-1] == ["8s"]
     page.goto(f"{server.url}/#/replay/{match_id}/0")
     page.wait_for_selector(".replay .board")
 

@@ -94,19 +94,20 @@ export function positionLabel(seat, me) {
   return t('pos_' + position(seat, me));
 }
 
-/** Codes of a meld for display: a concealed kong shows two backs and two faces to its owner
- * (four backs to the others, who do not know its tile, R6.1). */
-function meldEl(meld, mine, opts, i) {
+/** A meld as the view gives it: a concealed kong shows two backs and two faces where the view
+ * gives its tile (its owner, everyone once the hand ends, option concealed_kong_visible) and
+ * four backs where the tile is null (R6.1: the engine decides, not this page). */
+function meldEl(meld, i) {
   const box = el('span', `meld meld-${meld.kind}`);
   box.dataset.key = `${i}-${meld.kind}`;  // a pung that becomes a kong enters anew
   box.title = t('meld_' + meld.kind);
   box.setAttribute('role', 'group');
-  box.setAttribute('aria-label', meld.tile && (mine || opts.reveal || meld.kind !== 'concealed_kong')
+  box.setAttribute('aria-label', meld.tile
     ? `${t('meld_' + meld.kind)} ${tileName(meld.tile, lang())}` : t('meld_' + meld.kind));
   const n = meld.kind === 'pung' ? 3 : 4;
   for (let i = 0; i < n; i++) {
     if (meld.kind === 'concealed_kong') {
-      const faceUp = meld.tile && (i === 1 || i === 2) && (mine || opts.reveal);
+      const faceUp = meld.tile && (i === 1 || i === 2);
       box.appendChild(faceUp ? tileEl(meld.tile, { lang: lang() }) : tileEl(null, { back: true, title: t('meld_concealed_kong') }));
     } else {
       box.appendChild(tileEl(meld.tile, { lang: lang() }));
@@ -288,7 +289,7 @@ function opponentEl(model, seat) {
   const melds = el('span', 'melds');
   melds.setAttribute('role', 'group');
   melds.setAttribute('aria-label', t('melds_of', { who: seatWho(model, seat) }));
-  s.melds.forEach((m, i) => melds.appendChild(meldEl(m, false, { reveal: model.revealAll }, i)));
+  s.melds.forEach((m, i) => melds.appendChild(meldEl(m, i)));
   if (s.revealed !== undefined && s.revealed !== null) {
     const shown = el('span', 'tiles revealed');
     shown.dataset.key = 'revealed';  // appears (turns face up) once, at the 亮倒
@@ -603,7 +604,7 @@ function meEl(model, handlers) {
   const melds = el('span', 'melds');
   melds.setAttribute('role', 'group');
   melds.setAttribute('aria-label', t('melds_of', { who: seatWho(model, seat) }));
-  s.melds.forEach((m, i) => melds.appendChild(meldEl(m, true, {}, i)));
+  s.melds.forEach((m, i) => melds.appendChild(meldEl(m, i)));
   const hand = el('div', 'hand');
   hand.setAttribute('role', 'group');
   hand.setAttribute('aria-label', model.readOnly ? t('hand_label_of', { who: seatWho(model, seat) }) : t('your_hand'));
