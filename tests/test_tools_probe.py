@@ -55,3 +55,10 @@ def test_params_fields_names_what_is_wrong():
                          ({"mc_model": 1}, "mc_model must be true or false, not 1")):
         with pytest.raises(ValueError, match=message):
             params_fields(bad)
+
+
+def test_regret_compares_the_experts_choices_with_its_next_best():
+    examined, compared, rows = probe.regret_deal((7000, 0, 2, 3))
+    assert examined > 3 and 0 < compared <= examined
+    assert all(r["ahead"] > probe.AHEAD * r["se"] and r["other"] != r["default"] for r in rows)
+    assert probe.regret_deal((7000, 0, 2, 3)) == (examined, compared, rows)
