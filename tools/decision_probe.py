@@ -64,17 +64,15 @@ def play_out(hand: Hand, me: int, action: Action, order_seed: str) -> int:
     return world.deltas[me]
 
 
-def probe_deal(args: tuple) -> tuple[float, int, list[dict]]:
-    """One deal: (gain of the variant, decisions compared, the differing ones)."""
-    seed, deal, fields, worlds = args
-    rules = RuleSet.preset()
+def expert_choices(seed: int, deal: int):
+    """Play deal ``deal`` of ``seed`` (the arena's wall and dealer) with the default expert in
+    seat ``deal % 3`` and ``heuristic:3`` in the others, yielding ``(hand, seat, obs, legal,
+    action)`` before each of the expert's actions is applied."""
     wall_seed = f"{seed}/deal/{deal}"
     me = deal % 3
     agents = [make_agent("heuristic:3", f"{wall_seed}/seat/{s}") for s in range(3)]
     agents[me] = ExpertAgent()
-    variant = ExpertAgent(params=replace(DEFAULT_PARAMS, **fields))
-    hand = Hand.deal(rules, deal % 3, seed=wall_seed, windows=False)
-    gain, compared, rows = 0.0, 0, []
+    hand = Hand.deal(RuleSet.preset(), deal % 3, seed=wall_seed, windows=False)
     while not hand.ended:
         seat = hand.to_act()[0]
         if seat in hand.idle_seats():
@@ -83,17 +81,26 @@ def probe_deal(args: tuple) -> tuple[float, int, list[dict]]:
         obs, legal = observe(hand, seat), hand.legal_actions(seat)
         action = agents[seat].act(obs, legal)
         if seat == me:
-            other = variant.act(obs, legal)
-            compared += len(legal) > 1
-            if other != action:
-                salt = f"{wall_seed}/{len(hand.actions)}"
-                old = [play_out(hand, me, action, f"{salt}/{w}") for w in range(worlds)]
-                new = [play_out(hand, me, other, f"{salt}/{w}") for w in range(worlds)]
-                diff = (sum(new) - sum(old)) / worlds
-                gain += diff
-                rows.append({"deal": deal, "wall": hand.wall_left, "default": str(action),
-                             "variant": str(other), "gain": round(diff, 3)})
+            yield hand, me, obs, legal, action
         hand.apply(action)
+
+
+def probe_deal(args: tuple) -> tuple[float, int, list[dict]]:
+    """One deal: (gain of the variant, decisions compared, the differing ones)."""
+    seed, deal, fields, worlds = args
+    variant = ExpertAgent(params=replace(DEFAULT_PARAMS, **fields))
+    gain, compared, rows = 0.0, 0, []
+    for hand, me, obs, legal, action in expert_choices(seed, deal):
+        other = variant.act(obs, legal)
+        compared += len(legal) > 1
+        if other != action:
+            salt = f"{seed}/deal/{deal}/{len(hand.actions)}"
+            old = [play_out(hand, me, action, f"{salt}/{w}") for w in range(worlds)]
+            new = [play_out(hand, me, other, f"{salt}/{w}") for w in range(worlds)]
+            diff = (sum(new) - sum(old)) / worlds
+            gain += diff
+            rows.append({"deal": deal, "wall": hand.wall_left, "default": str(action),
+                         "variant": str(other), "gain": round(diff, 3)})
     return gain, compared, rows
 
 
@@ -104,37 +111,25 @@ def regret_deal(args: tuple) -> tuple[int, int, list[dict]]:
     the expert's, those where the other is ahead by more than :data:`AHEAD` standard errors
     of the paired difference)."""
     seed, deal, n, worlds = args
-    rules = RuleSet.preset()
-    wall_seed = f"{seed}/deal/{deal}"
-    me = deal % 3
-    agents = [make_agent("heuristic:3", f"{wall_seed}/seat/{s}") for s in range(3)]
-    agents[me] = ExpertAgent()
-    hand = Hand.deal(rules, deal % 3, seed=wall_seed, windows=False)
     examined, compared, rows = 0, 0, []
-    while not hand.ended:
-        seat = hand.to_act()[0]
-        if seat in hand.idle_seats():
-            hand.apply(Action(seat, PASS))
+    for hand, me, obs, legal, action in expert_choices(seed, deal):
+        if len(legal) < 2 or obs.declared[me]:
             continue
-        obs, legal = observe(hand, seat), hand.legal_actions(seat)
-        action = agents[seat].act(obs, legal)
-        if seat == me and len(legal) > 1 and not obs.declared[me]:
-            examined += 1
-            salt = f"{wall_seed}/{len(hand.actions)}"
-            mine = [play_out(hand, me, action, f"{salt}/{w}") for w in range(worlds)]
-            for c in agent_choices(obs, legal)[:n]:
-                if c.action == action:
-                    continue
-                compared += 1
-                diff = [play_out(hand, me, c.action, f"{salt}/{w}") - m
-                        for w, m in zip(range(worlds), mine)]
-                mean = statistics.fmean(diff)
-                se = statistics.stdev(diff) / worlds ** 0.5 if worlds > 1 else 0.0
-                if mean > AHEAD * se and mean > 0:
-                    rows.append({"deal": deal, "wall": hand.wall_left, "default": str(action),
-                                 "other": str(c.action), "ahead": round(mean, 3),
-                                 "se": round(se, 3)})
-        hand.apply(action)
+        examined += 1
+        salt = f"{seed}/deal/{deal}/{len(hand.actions)}"
+        mine = [play_out(hand, me, action, f"{salt}/{w}") for w in range(worlds)]
+        for c in agent_choices(obs, legal)[:n]:
+            if c.action == action:
+                continue
+            compared += 1
+            diff = [play_out(hand, me, c.action, f"{salt}/{w}") - m
+                    for w, m in zip(range(worlds), mine)]
+            mean = statistics.fmean(diff)
+            se = statistics.stdev(diff) / worlds ** 0.5 if worlds > 1 else 0.0
+            if mean > AHEAD * se and mean > 0:
+                rows.append({"deal": deal, "wall": hand.wall_left, "default": str(action),
+                             "other": str(c.action), "ahead": round(mean, 3),
+                             "se": round(se, 3)})
     return examined, compared, rows
 
 
