@@ -623,6 +623,7 @@ def test_replay_page_draws_the_engine_frames(server, desktop):
     kongs = [[m["tile"] for m in f["view"]["seats"][1]["melds"] if m["kind"] == "concealed_kong"]
              for f in frames[2]]
     assert [None] in kongs and kongs[-1] == ["8s"]
+    assert all(k in ([], [None]) or f["view"]["phase"] == "ended" for f, k in zip(frames[2], kongs))
     page.goto(f"{server.url}/#/replay/{match_id}/0")
     page.wait_for_selector(".replay .board")
 
