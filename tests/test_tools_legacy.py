@@ -45,6 +45,24 @@ def test_the_first_versions_bot_plays_whole_deals_against_the_expert(old_package
     assert pair["mean_diff"] == pytest.approx(2 * report["bots"]["expert"]["mean"], abs=1e-3)
 
 
-def test_a_commit_git_cannot_show_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="git cannot show 0000000"):
-        legacy.materialize("0000000", tmp_path)
+@pytest.mark.parametrize("commit, message", [("0000000", "no such commit"),
+                                             ("--output=x", "not a commit"), ("", "not a commit")])
+def test_what_is_no_commit_is_refused_before_git_shows_anything(tmp_path, commit, message):
+    with pytest.raises(ValueError, match=message):
+        legacy.materialize(commit, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not has_history, reason="a clone without the project's history")
+def test_a_commit_without_the_bot_is_refused(tmp_path):
+    root = subprocess.run(["git", "-C", str(ROOT), "rev-list", "--max-parents=0", "HEAD"],
+                          capture_output=True, text=True).stdout.split()[0]
+    with pytest.raises(ValueError, match="git cannot show src/kawuxing/agents/heuristic.py"):
+        legacy.materialize(root, tmp_path)
+
+
+@pytest.mark.skipif(not has_history, reason="a clone without the project's history")
+def test_a_later_commits_bot_brings_the_modules_it_imports(tmp_path):
+    legacy.materialize("HEAD", tmp_path)
+    names = sorted(p.stem for p in (tmp_path / legacy.PACKAGE).glob("*.py"))
+    assert names == ["__init__", "declare", "defence", "heuristic", "hints"]
