@@ -62,3 +62,12 @@ def test_regret_compares_the_experts_choices_with_its_next_best():
     assert examined > 3 and 0 < compared <= examined
     assert all(r["ahead"] > probe.AHEAD * r["se"] and r["other"] != r["default"] for r in rows)
     assert probe.regret_deal((7000, 0, 2, 3)) == (examined, compared, rows)
+
+
+def test_the_ceiling_prices_a_pick_in_other_orders_than_those_that_picked_it():
+    gain, examined, switched = probe.ceiling_deal((7000, 0, 2, 2))
+    assert examined > 3 and 0 <= switched <= examined
+    assert (switched == 0) <= (gain == 0.0)  # no switch, no gain
+    assert probe.ceiling_deal((7000, 0, 2, 2)) == (gain, examined, switched)
+    # one choice only: the pick is always the expert's own
+    assert probe.ceiling_deal((7000, 0, 1, 2)) == (0.0, examined, 0)

@@ -12,11 +12,18 @@ choices are played out alike, and it counts where another leads by more than 2.5
 errors (noise alone gives about 1.5 % of the comparisons with 12 worlds: Student's t, 11
 degrees of freedom).
 
+With ``--ceiling N`` it estimates what a one-step improvement could gain knowing the
+position: at each of the default's choices its ``N`` best are played out in ``--worlds``
+orders, the best mean is picked, and the pick is priced against the default's choice in as
+many *other* orders (per seat-hand, 95% CI over deals).
+
 This is an analysis tool: it reads the hidden tiles (the bots themselves never do, R13).
 
     nice .venv/bin/python tools/decision_probe.py --params '{"mc_rollouts": 32}' \\
         --deals 300 --seed 5000 --workers 2
     nice .venv/bin/python tools/decision_probe.py --regret 4 --worlds 12 --deals 80 \\
+        --seed 7000 --workers 2
+    nice .venv/bin/python tools/decision_probe.py --ceiling 3 --worlds 12 --deals 100 \\
         --seed 7000 --workers 2
 """
 
@@ -133,6 +140,32 @@ def regret_deal(args: tuple) -> tuple[int, int, list[dict]]:
     return examined, compared, rows
 
 
+def ceiling_deal(args: tuple) -> tuple[float, int, int]:
+    """One deal of ``--ceiling N``: at each choice of the default expert (its seat not
+    declared), its ``N`` best choices are played out in ``worlds`` orders and the best by
+    their mean is picked; the pick and the expert's choice are then priced in ``worlds``
+    *other* orders, so that the luck that picked it does not count. Returns (the pick's gain
+    over the expert's choice summed over the deal's choices, in base units; choices examined;
+    choices where the pick differed)."""
+    seed, deal, n, worlds = args
+    gain, examined, switched = 0.0, 0, 0
+    for hand, me, obs, legal, action in expert_choices(seed, deal):
+        if len(legal) < 2 or obs.declared[me]:
+            continue
+        examined += 1
+        salt = f"{seed}/deal/{deal}/{len(hand.actions)}"
+        choices = [action] + [c.action for c in agent_choices(obs, legal)[:n]
+                              if c.action != action][:n - 1]
+        picked = max(choices, key=lambda a: sum(
+            play_out(hand, me, a, f"{salt}/pick/{w}") for w in range(worlds)))
+        if picked != action:
+            switched += 1
+            gain += sum(play_out(hand, me, picked, f"{salt}/price/{w}")
+                        - play_out(hand, me, action, f"{salt}/price/{w}")
+                        for w in range(worlds)) / worlds
+    return gain, examined, switched
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--params", default="{}", help="JSON of Params fields")
@@ -144,6 +177,10 @@ def main() -> None:
     parser.add_argument("--regret", type=int, default=0, metavar="N",
                         help="instead: play out the default's N best choices at each of its "
                              "choices and count where another is clearly ahead")
+    parser.add_argument("--ceiling", type=int, default=0, metavar="N",
+                        help="instead: the gain of picking the best of the default's N best "
+                             "choices by play-outs from the true position (priced in other "
+                             "orders), per seat-hand")
     args = parser.parse_args()
     try:
         fields = params_fields(json.loads(args.params))
@@ -151,6 +188,19 @@ def main() -> None:
         parser.error(f"--params: {exc}")
     if min(args.deals, args.worlds, args.workers) < 1:
         parser.error("--deals, --worlds and --workers must be at least 1")
+    if args.ceiling:
+        if args.ceiling < 2:
+            parser.error("--ceiling: at least 2 choices")
+        with ProcessPoolExecutor(args.workers) as pool:
+            found = list(pool.map(ceiling_deal, [(args.seed, d, args.ceiling, args.worlds)
+                                                 for d in range(args.deals)]))
+        mean, ci = mean_ci([g for g, _, _ in found])
+        print(json.dumps({"ceiling": args.ceiling, "seed": args.seed, "deals": args.deals,
+                          "worlds": args.worlds, "gain": round(mean, 4),
+                          "ci95": [round(x, 4) for x in ci] if ci else None,
+                          "choices": sum(e for _, e, _ in found),
+                          "switched": sum(s for _, _, s in found)}))
+        return
     if args.regret:
         if args.regret < 2:
             parser.error("--regret: at least 2 choices")
