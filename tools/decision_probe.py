@@ -188,47 +188,35 @@ def main() -> None:
         parser.error(f"--params: {exc}")
     if min(args.deals, args.worlds, args.workers) < 1:
         parser.error("--deals, --worlds and --workers must be at least 1")
-    if args.ceiling:
-        if args.ceiling < 2:
-            parser.error("--ceiling: at least 2 choices")
-        with ProcessPoolExecutor(args.workers) as pool:
-            found = list(pool.map(ceiling_deal, [(args.seed, d, args.ceiling, args.worlds)
-                                                 for d in range(args.deals)]))
+    for mode in ("ceiling", "regret"):
+        if getattr(args, mode) and getattr(args, mode) < 2:
+            parser.error(f"--{mode}: at least 2 choices")
+    job, extra = ((ceiling_deal, args.ceiling) if args.ceiling else
+                  (regret_deal, args.regret) if args.regret else (probe_deal, fields))
+    with ProcessPoolExecutor(args.workers) as pool:
+        found = list(pool.map(job, [(args.seed, d, extra, args.worlds)
+                                    for d in range(args.deals)]))
+    out = {"seed": args.seed, "deals": args.deals, "worlds": args.worlds}
+    if job is not regret_deal:  # a gain a seat-hand with its 95% CI over deals
         mean, ci = mean_ci([g for g, _, _ in found])
-        print(json.dumps({"ceiling": args.ceiling, "seed": args.seed, "deals": args.deals,
-                          "worlds": args.worlds, "gain": round(mean, 4),
-                          "ci95": [round(x, 4) for x in ci] if ci else None,
+        out.update(gain=round(mean, 4), ci95=[round(x, 4) for x in ci] if ci else None)
+    if job is ceiling_deal:
+        print(json.dumps({"ceiling": args.ceiling, **out,
                           "choices": sum(e for _, e, _ in found),
                           "switched": sum(s for _, _, s in found)}))
         return
-    if args.regret:
-        if args.regret < 2:
-            parser.error("--regret: at least 2 choices")
-        with ProcessPoolExecutor(args.workers) as pool:
-            found = list(pool.map(regret_deal, [(args.seed, d, args.regret, args.worlds)
-                                                for d in range(args.deals)]))
-        rows = [r for _, _, rs in found for r in rs]
-        if args.rows:
-            with open(args.rows, "w") as f:
-                json.dump(rows, f)
-        print(json.dumps({"regret": args.regret, "seed": args.seed, "deals": args.deals,
-                          "worlds": args.worlds, "choices": sum(e for e, _, _ in found),
-                          "compared": sum(c for _, c, _ in found),
-                          "ahead": len(rows), "ahead_z": AHEAD}))
-        return
-    jobs = [(args.seed, d, fields, args.worlds) for d in range(args.deals)]
-    with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(probe_deal, jobs))
-    mean, ci = mean_ci([g for g, _, _ in results])
-    rows = [r for _, _, rs in results for r in rs]
+    rows = [r for _, _, rs in found for r in rs]
     if args.rows:
         with open(args.rows, "w") as f:
             json.dump(rows, f)
-    print(json.dumps({"params": fields, "seed": args.seed, "deals": args.deals,
-                      "worlds": args.worlds, "gain": round(mean, 4),
-                      "ci95": [round(x, 4) for x in ci] if ci else None,
-                      "decisions": sum(c for _, c, _ in results), "differing": len(rows)}))
-
+    if job is regret_deal:
+        print(json.dumps({"regret": args.regret, **out,
+                          "choices": sum(e for e, _, _ in found),
+                          "compared": sum(c for _, c, _ in found),
+                          "ahead": len(rows), "ahead_z": AHEAD}))
+    else:
+        print(json.dumps({"params": fields, **out,
+                          "decisions": sum(c for _, c, _ in found), "differing": len(rows)}))
 
 if __name__ == "__main__":
     main()
