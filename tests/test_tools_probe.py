@@ -52,7 +52,12 @@ def test_params_fields_names_what_is_wrong():
                          ({"declare_bonus": "x"}, "declare_bonus must be a number, not 'x'"),
                          ({"declare_bonus": True}, "must be a number"),
                          ({"mc_rollouts": 1.5}, "mc_rollouts must be an int, not 1.5"),
-                         ({"mc_model": 1}, "mc_model must be true or false, not 1")):
+                         ({"mc_model": 1}, "mc_model must be true or false, not 1"),
+                         ({"__doc__": "x"}, "'__doc__' is no field"),  # an attribute only
+                         ({"declare_bonus": float("nan")}, "finite number of at least 0"),
+                         ({"declare_bonus": float("inf")}, "finite number of at least 0"),
+                         ({"mc_rollouts": -5}, "mc_rollouts must be a finite number"),
+                         ({"mc_policy": "bogus"}, 'mc_policy must be "fast" or "heuristic"')):
         with pytest.raises(ValueError, match=message):
             params_fields(bad)
 

@@ -191,6 +191,19 @@ def main() -> None:
     for mode in ("ceiling", "regret"):
         if getattr(args, mode) and getattr(args, mode) < 2:
             parser.error(f"--{mode}: at least 2 choices")
+    if args.ceiling and args.regret:
+        parser.error("--ceiling and --regret are two modes: give one")
+    if (args.ceiling or args.regret) and fields:
+        parser.error("--params prices a variant: not with --ceiling or --regret")
+    if args.regret and args.worlds < 2:
+        parser.error("--regret needs --worlds of at least 2 (a standard error)")
+    if args.ceiling and args.rows:
+        parser.error("--rows: --ceiling keeps no rows")
+    if args.rows:
+        try:  # before the run, not after it
+            open(args.rows, "w").close()
+        except OSError as exc:
+            parser.error(f"--rows: {exc.strerror}: {args.rows}")
     job, extra = ((ceiling_deal, args.ceiling) if args.ceiling else
                   (regret_deal, args.regret) if args.regret else (probe_deal, fields))
     with ProcessPoolExecutor(args.workers) as pool:

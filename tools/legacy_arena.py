@@ -10,7 +10,8 @@ Python player ``heuristic:3@COMMIT`` of :func:`kawuxing.arena.run_arena`.
     .venv/bin/python tools/legacy_arena.py --bots expert --deals 300 --seed 2000 --workers 2
 
 ``--bots``: registry specs of the bots to measure (one pair each with the old bot). Prints
-per pair one line, then one JSON line: ``{"commit": ..., "pairs": [...], "seed", "deals"}``
+per pair one line, then one JSON line: ``{"commit": ..., "sha": its full hash, "pairs":
+[...], "seed", "deals"}``
 (the arena's pairs, base units a hand, 95% CI over deals). Without git, for no commit, a
 commit without these files or one whose bot does not import into today's project, no bot to
 measure, or ``--deals``/``--workers`` below 1: one ``error:`` line and exit 2.
@@ -54,6 +55,8 @@ def resolve(commit: str) -> str:
     try:
         return git("rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}").strip()
     except ValueError as exc:
+        if str(exc).startswith("git cannot run"):
+            raise
         raise ValueError(f"no such commit in this clone ({exc})") from None
 
 
@@ -103,6 +106,8 @@ def main() -> None:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         parser.error("--bots: name at least one bot to measure")
+    if len(set(bots)) < len(bots):
+        parser.error("--bots: a bot named twice")
     try:
         for bot in bots:
             check_bot(bot)
@@ -112,7 +117,8 @@ def main() -> None:
     pairs = []
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            materialize(args.commit, pathlib.Path(tmp))
+            sha = resolve(args.commit)
+            materialize(sha, pathlib.Path(tmp))
             sys.path.insert(0, tmp)  # before the workers fork: they import it too
             legacy_level3("check")
         except (ValueError, ImportError, AttributeError, TypeError, SyntaxError) as exc:
@@ -126,7 +132,7 @@ def main() -> None:
             print(f"{bot} − {old}: {pair['mean_diff']:+.2f}{ci} a hand, "
                   f"{pair['deals']} deals, {report['seconds']:.0f} s")
             pairs.append(pair)
-    print(json.dumps({"commit": args.commit, "pairs": pairs, "seed": args.seed,
+    print(json.dumps({"commit": args.commit, "sha": sha, "pairs": pairs, "seed": args.seed,
                       "deals": args.deals}))
 
 

@@ -12,7 +12,8 @@ dice and the base factor of R17 are not in the Observation, so 上楼 is not pri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields as dataclass_fields
 
 from ...cha_jiao import DECLARED, NOT_READY, READY, best_wait, payers_and_receivers
 from ...engine.observation import Observation
@@ -93,12 +94,14 @@ DEFAULT_PARAMS = Params()
 
 def params_fields(fields: object) -> dict:
     """``fields`` (parsed JSON) checked as overrides of :class:`Params`: a dict of field
-    names to values of each field's type (an int where a float is expected). Raises
-    ``ValueError`` saying which field is wrong and why; returns ``fields``."""
+    names to values of each field's type (an int where a float is expected), numbers finite
+    and not negative, ``mc_policy`` ``"fast"`` or ``"heuristic"``. Raises ``ValueError``
+    saying which field is wrong and why; returns ``fields``."""
     if not isinstance(fields, dict):
         raise ValueError('a JSON object of Params fields, e.g. {"declare_bonus": 0.4}')
+    names = {f.name for f in dataclass_fields(Params)}
     for name, value in fields.items():
-        if not hasattr(DEFAULT_PARAMS, name):
+        if name not in names:
             raise ValueError(f"{name!r} is no field of Params")
         default = getattr(DEFAULT_PARAMS, name)
         kinds = (int, float) if type(default) is float else (type(default),)
@@ -106,6 +109,11 @@ def params_fields(fields: object) -> dict:
             kind = {"int": "an int", "float": "a number", "bool": "true or false",
                     "str": "a string"}[type(default).__name__]
             raise ValueError(f"{name} must be {kind}, not {value!r}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and not 0 <= value < math.inf:
+            raise ValueError(f"{name} must be a finite number of at least 0, not {value!r}")
+        if name == "mc_policy" and value not in ("fast", "heuristic"):
+            raise ValueError(f'mc_policy must be "fast" or "heuristic", not {value!r}')
     return fields
 
 
