@@ -60,12 +60,12 @@ def resolve(commit: str) -> str:
         raise ValueError(f"no such commit in this clone ({exc})") from None
 
 
-def materialize(commit: str, into: pathlib.Path) -> None:
+def materialize(commit: str, into: pathlib.Path) -> str:
     """Write ``commit``'s ``agents/heuristic.py``, and every module of ``agents`` it imports
     (``hints``, and from later commits ``declare``, ``defence``), into the package
     ``into/legacy_heuristic``, their relative imports made absolute (``..x`` →
-    ``kawuxing.x``, ``.hints`` → the package's). Raises ``ValueError`` when git cannot show
-    one (or ``commit`` is no commit)."""
+    ``kawuxing.x``, ``.hints`` → the package's). Returns the commit's full hash; raises
+    ``ValueError`` when git cannot show one (or ``commit`` is no commit)."""
     sha = resolve(commit)
     package = into / PACKAGE
     package.mkdir()
@@ -85,6 +85,7 @@ def materialize(commit: str, into: pathlib.Path) -> None:
         source = re.sub(r"^(\s*)from \.\.", r"\1from kawuxing.", source, flags=re.M)
         source = SIBLING.sub(rf"\1from {PACKAGE}.\2 import", source)
         (package / f"{name}.py").write_text(source)
+    return sha
 
 
 def legacy_level3(seed: str):
@@ -117,8 +118,7 @@ def main() -> None:
     pairs = []
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            sha = resolve(args.commit)
-            materialize(sha, pathlib.Path(tmp))
+            sha = materialize(args.commit, pathlib.Path(tmp))
             sys.path.insert(0, tmp)  # before the workers fork: they import it too
             legacy_level3("check")
         except (ValueError, ImportError, AttributeError, TypeError, SyntaxError) as exc:
