@@ -159,7 +159,10 @@ def play_until_settlement(page, hand: int | None = None, pung: bool = False, tap
         elif pung and "pung" in verbs:
             page.click(".actions button.act-pung")
         elif "pass" in verbs:
-            page.click(".actions button.act-pass")
+            try:  # the claim window may close (a win settles it) while the button is sought
+                page.click(".actions button.act-pass", timeout=3000)
+            except sync_api.TimeoutError:
+                continue
         elif "discard" in verbs:
             drawn = page.locator('.hand .tile.can[data-drawn="1"]')
             tile = drawn if drawn.count() else page.locator(".hand .tile.can").first
