@@ -76,3 +76,9 @@ def test_the_ceiling_prices_a_pick_in_other_orders_than_those_that_picked_it():
     assert probe.ceiling_deal((7000, 0, 2, 2)) == (gain, examined, switched)
     # one choice only: the pick is always the expert's own
     assert probe.ceiling_deal((7000, 0, 1, 2)) == (0.0, examined, 0)
+
+
+def test_the_expert_takes_every_seat_in_turn_round_the_dealer():
+    # deals 0-2: the dealer's seat (the dealer is deal % 3); 3-5 the next; 6-8 the one before
+    assert [probe.expert_seat(d) for d in range(9)] == [0, 1, 2, 1, 2, 0, 2, 0, 1]
+    assert [(probe.expert_seat(d) - d % 3) % 3 for d in range(9)] == [0, 0, 0, 1, 1, 1, 2, 2, 2]

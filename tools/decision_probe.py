@@ -1,5 +1,6 @@
 """Price a change of the expert's Params decision by decision (issue 11), far more precisely
-than a duplicate arena: the expert (default Params) plays seat ``deal % 3`` of each deal
+than a duplicate arena: the expert (default Params) plays seat ``(deal + deal // 3) % 3`` of
+each deal (the dealer's, the next and the one before in turn: the dealer is ``deal % 3``)
 against two ``heuristic:3``; at every decision where a variant (``--params``) would choose
 otherwise, both choices are played out from the *true* position — every hand as it is, only
 the wall's order reshuffled (``--worlds`` times, the same orders for both) — with the default
@@ -71,12 +72,18 @@ def play_out(hand: Hand, me: int, action: Action, order_seed: str) -> int:
     return world.deltas[me]
 
 
+def expert_seat(deal: int) -> int:
+    """The expert's seat in deal ``deal``: the dealer's (``deal % 3``, the arena's) in deals
+    0-2, the next seat's in 3-5, the one before's in 6-8, and so on."""
+    return (deal + deal // 3) % 3
+
+
 def expert_choices(seed: int, deal: int):
     """Play deal ``deal`` of ``seed`` (the arena's wall and dealer) with the default expert in
-    seat ``deal % 3`` and ``heuristic:3`` in the others, yielding ``(hand, seat, obs, legal,
+    seat :func:`expert_seat` and ``heuristic:3`` in the others, yielding ``(hand, seat, obs, legal,
     action)`` before each of the expert's actions is applied."""
     wall_seed = f"{seed}/deal/{deal}"
-    me = deal % 3
+    me = expert_seat(deal)
     agents = [make_agent("heuristic:3", f"{wall_seed}/seat/{s}") for s in range(3)]
     agents[me] = ExpertAgent()
     hand = Hand.deal(RuleSet.preset(), deal % 3, seed=wall_seed, windows=False)
