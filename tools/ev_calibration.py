@@ -30,50 +30,40 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import pathlib
+import sys
 
-from kawuxing.agents import make_agent
 from kawuxing.agents.expert.agent import agent_choices
 from kawuxing.agents.expert.value import flush_factor
-from kawuxing.engine.actions import DISCARD, PASS, Action
-from kawuxing.engine.hand import Hand
-from kawuxing.engine.observation import observe
+from kawuxing.engine.actions import DISCARD
 from kawuxing.engine.state import TURN
 from kawuxing.melds import MELD_PUNG
-from kawuxing.rules import RuleSet
 from kawuxing.scoring import SELF_DRAW
 from kawuxing.shapes import shanten
 from kawuxing.transfers import (CHA_JIAO, DRAW_COMPENSATION, KONG_ADDED, KONG_CONCEALED,
                                 KONG_EXPOSED)
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from decision_probe import expert_choices  # noqa: E402  (a tool beside this one)
 
 GROUPS = ("shanten", "opponents", "flush", "wall")
 NOT_A_WIN = (KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, DRAW_COMPENSATION, CHA_JIAO)
 
 
 def play(args: tuple[int, int]) -> list[dict]:
-    """One deal (``(seed, deal)``): a row per decision of the expert's seat — ``deal``,
-    ``ev`` and the keys of :data:`GROUPS`, then ``received`` and ``paid`` (base units after
-    it) and ``self_draws`` (of ``paid``, the money of an opponent's self-drawn win)."""
+    """One deal (``(seed, deal)``, played as :func:`decision_probe.expert_choices` plays it): a
+    row per decision of the expert's seat — ``deal``, ``ev`` and the keys of :data:`GROUPS`,
+    then ``received`` and ``paid`` (base units after it) and ``self_draws`` (of ``paid``, the
+    money of an opponent's self-drawn win)."""
     seed, deal = args
-    me = (deal + deal // 3) % 3  # decision_probe.expert_seat
-    wall_seed = f"{seed}/deal/{deal}"
-    specs = ["heuristic:3"] * 3
-    specs[me] = "expert"
-    agents = [make_agent(s, f"{wall_seed}/seat/{i}") for i, s in enumerate(specs)]
-    hand = Hand.deal(RuleSet.preset(), deal % 3, seed=wall_seed, windows=False)
     rows, kongs = [], 0
-    while not hand.ended:
-        seat = hand.to_act()[0]
-        if seat in hand.idle_seats():
-            hand.apply(Action(seat, PASS))
+    for hand, me, obs, legal, action in expert_choices(seed, deal):
+        if obs.phase != TURN or obs.turn != me:
             continue
-        obs, legal = observe(hand, seat), hand.legal_actions(seat)
-        if seat == me and obs.phase == TURN and obs.turn == me:
-            # the agent's own test of a turn right after its kong (ExpertAgent.act, R9.1)
-            now = sum(1 for kind, _ in obs.melds[me] if kind != MELD_PUNG)
-            after_kong, kongs = now > kongs, now
-        action = agents[seat].act(obs, legal)
-        if (seat == me and obs.phase == TURN and len(legal) > 1 and action.verb == DISCARD
-                and not obs.declared[me]):
+        # the agent's own test of a turn right after its kong (ExpertAgent.act, R9.1)
+        now = sum(1 for kind, _ in obs.melds[me] if kind != MELD_PUNG)
+        after_kong, kongs = now > kongs, now
+        if len(legal) > 1 and action.verb == DISCARD and not obs.declared[me]:
             choice = next(c for c in agent_choices(obs, legal, after_kong)
                           if c.action == action)
             counts = list(obs.concealed)
@@ -86,7 +76,8 @@ def play(args: tuple[int, int]) -> list[dict]:
                 else str(min(steps, 3)) + ("+" if steps >= 3 else ""),
                 "opponents": sum(obs.declared), "flush": flush_factor(counts, melds),
                 "wall": f"{obs.wall_left // 10 * 10}-{obs.wall_left // 10 * 10 + 9}"})
-        hand.apply(action)
+    if not rows:
+        return rows
     self_drawn = any(v.win_by == SELF_DRAW and winner != me for winner, v in hand.values.items())
     for row in rows:
         later = hand.transfers[row.pop("start"):]
