@@ -7,6 +7,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 from kawuxing.arena import play_deal
 from kawuxing.rules import RuleSet
 
@@ -59,8 +61,9 @@ def test_the_ci_is_clustered_by_deal():
             {"deal": 1, "received": 0, "paid": 2, "self_draws": 2},
             {"deal": 1, "received": 0, "paid": 2, "self_draws": 2}]
     mean, ci = calibration.clustered_ci(rows)
-    # mean 1; deal sums of (x - mean): +6 and -6; se = sqrt(72 * 2 / 1) / 4 = 3
-    assert mean == 1.0 and ci == (1.0 - 1.96 * 3, 1.0 + 1.96 * 3)
+    # mean 1; deal sums of (x - mean): +6 and -6; se = sqrt(72 * 2 / 1) / 4 = 3; two deals:
+    # Student's t(0.975, 1) = 12.706
+    assert mean == 1.0 and ci == pytest.approx((1.0 - 12.706 * 3, 1.0 + 12.706 * 3), abs=0.01)
     assert calibration.clustered_ci(rows[:2]) == (4.0, None)
     groups = calibration.summary([dict(r, ev=1.5) for r in rows], "deal")
     assert [(g["key"], g["n"], g["ev"], g["real"], g["ci95"], g["paid"], g["model"])
@@ -76,6 +79,13 @@ def test_a_small_run_prints_every_group_and_bad_input_is_refused():
     assert sum(g["n"] for g in report["groups"]["wall"]) == report["decisions"] > 0
     for g in report["groups"]["shanten"]:
         assert abs(g["model"] - g["real"] - g["self_draws"]) < 0.002
-    for bad in (["--deals", "0"], ["--workers", "0"], ["--by", "colour"], ["--by", ","]):
+    for bad, says in ((["--deals", "0"], "--deals and --workers must be at least 1"),
+                      (["--workers", "0"], "at least 1"), (["--by", "colour"], "--by: colour"),
+                      (["--by", ","], "--by: an empty name, an empty name"),
+                      (["--by", "wall,,flush"], "an empty name"),
+                      (["--by", "wall,wall"], "a group named twice"),
+                      (["--deals", "x"], "invalid int value: 'x'"), (["--bogus"], "--bogus")):
         done = subprocess.run([sys.executable, str(TOOL), *bad], capture_output=True, text=True)
-        assert done.returncode == 2 and "error:" in done.stderr and not done.stdout
+        assert done.returncode == 2 and not done.stdout, bad
+        assert done.stderr.startswith("error: ") and says in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1 and "usage:" not in done.stderr

@@ -3,13 +3,17 @@ decisions, each priced by the same reshuffled walls for both choices."""
 
 import importlib.util
 import pathlib
+import subprocess
+import sys
+
+import pytest
 
 from kawuxing.engine import Hand
 from kawuxing.engine.actions import DISCARD
 from kawuxing.rules import RuleSet
 
-spec = importlib.util.spec_from_file_location(
-    "decision_probe", pathlib.Path(__file__).parent.parent / "tools" / "decision_probe.py")
+TOOL = pathlib.Path(__file__).parent.parent / "tools" / "decision_probe.py"
+spec = importlib.util.spec_from_file_location("decision_probe", TOOL)
 probe = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(probe)
 
@@ -42,8 +46,6 @@ def test_a_play_out_leaves_the_hand_untouched_and_repeats_for_its_order_seed():
 
 
 def test_params_fields_names_what_is_wrong():
-    import pytest
-
     from kawuxing.agents.expert.table import params_fields
 
     assert params_fields({"declare_bonus": 1, "mc_policy": "heuristic"}) == \
@@ -57,7 +59,9 @@ def test_params_fields_names_what_is_wrong():
                          ({"declare_bonus": float("nan")}, "finite number of at least 0"),
                          ({"declare_bonus": float("inf")}, "finite number of at least 0"),
                          ({"mc_rollouts": -5}, "mc_rollouts must be a finite number"),
-                         ({"mc_policy": "bogus"}, 'mc_policy must be "fast" or "heuristic"')):
+                         ({"mc_policy": "bogus"}, 'mc_policy must be "fast" or "heuristic"'),
+                         ({"opp_win": 5}, "opp_win is a chance or a share: at most 1, not 5"),
+                         ({"pair_wait_live": 1.5}, "pair_wait_live is a chance or a share")):
         with pytest.raises(ValueError, match=message):
             params_fields(bad)
 
@@ -82,3 +86,19 @@ def test_the_expert_takes_every_seat_in_turn_round_the_dealer():
     # deals 0-2: the dealer's seat (the dealer is deal % 3); 3-5 the next; 6-8 the one before
     assert [probe.expert_seat(d) for d in range(9)] == [0, 1, 2, 1, 2, 0, 2, 0, 1]
     assert [(probe.expert_seat(d) - d % 3) % 3 for d in range(9)] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+
+
+@pytest.mark.parametrize("bad, says", [
+    (["--regret", "0"], "--regret: at least 2 choices"),
+    (["--ceiling", "1"], "--ceiling: at least 2 choices"),
+    (["--rows", ""], "--rows: an empty file name"),
+    (["--params", '{"opp_win": 5}'], "--params: opp_win is a chance or a share"),
+    (["--params", "{"], "--params: "),
+    (["--deals", "0"], "must be at least 1"),
+    (["--worlds", "x"], "invalid int value: 'x'"),
+    (["--bogus"], "unrecognized arguments: --bogus")])
+def test_bad_input_is_one_error_line_and_exit_2(bad, says):
+    done = subprocess.run([sys.executable, str(TOOL), *bad], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("error: ") and says in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and "usage:" not in done.stderr

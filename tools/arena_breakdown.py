@@ -19,22 +19,21 @@ choice in those phases and heuristic:3's in the others (:class:`Mix`).
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
-from kawuxing.agents import make_agent
+from kawuxing.agents import check_bot, make_agent
 from kawuxing.agents.expert import ExpertAgent
-from kawuxing.agents.expert.table import DEFAULT_PARAMS
+from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
 from kawuxing.arena import arrangements, mean_ci
+from kawuxing.cli.common import ToolParser, rules_from
 from kawuxing.engine import Hand
 from kawuxing.engine.actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PUNG,
                                      WIN, Action)
 from kawuxing.engine.observation import observe
-from kawuxing.cli.common import rules_from
 from kawuxing.scoring import SELF_DRAW
 from kawuxing.transfers import (CHA_JIAO, DRAW_COMPENSATION, KONG_ADDED, KONG_CONCEALED,
                                 KONG_EXPOSED)
@@ -42,6 +41,7 @@ from kawuxing.transfers import (CHA_JIAO, DRAW_COMPENSATION, KONG_ADDED, KONG_CO
 CATEGORIES = ("won", "dealt_in", "self_draws", "kongs", "draw")
 KONG_KINDS = (KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED)
 DRAW_KINDS = (DRAW_COMPENSATION, CHA_JIAO)
+MIX_PHASES = {"turn", "claim", "declare"}  # of a bot ``mix:PHASE[+PHASE]`` (:class:`Mix`)
 
 
 class Mix:
@@ -126,7 +126,7 @@ def play(args: tuple) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ToolParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="expert,heuristic:3")
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", default="7")
@@ -135,8 +135,32 @@ def main() -> None:
     ap.add_argument("--params", default="", help="expert Params overrides: name=value,...")
     ap.add_argument("--out", help="write each deal's total difference (JSON list) here")
     ns = ap.parse_args()
+    if min(ns.deals, ns.workers) < 1:
+        ap.error("--deals and --workers must be at least 1")
     bots = [b.strip() for b in ns.bots.split(",")]
-    params = {k: float(v) for k, v in (p.split("=") for p in ns.params.split(",") if p)}
+    if len(bots) != 2 or bots[0] == bots[1]:
+        ap.error(f"--bots: two different bots, not {ns.bots!r}")
+    params: dict[str, float] = {}
+    try:
+        for b in bots:
+            if b.startswith("mix:"):
+                if not set(b[4:].split("+")) <= MIX_PHASES:
+                    raise ValueError(f"{b!r}: mix: takes {', '.join(sorted(MIX_PHASES))}")
+            else:
+                check_bot(b)
+        for item in filter(None, ns.params.split(",")):
+            name, sep, value = item.partition("=")
+            try:
+                params[name.strip()] = float(value)
+            except ValueError:
+                raise ValueError(f"--params: {item!r} is no name=number") from None
+        try:
+            params_fields(params)
+        except ValueError as exc:
+            raise ValueError(f"--params: {exc}") from None
+        rules_from(ns.rules, None)
+    except ValueError as exc:  # RulesError is one
+        ap.error(str(exc))
     jobs = [(ns.rules, bots, ns.seed, d, params) for d in range(ns.deals)]
     with ProcessPoolExecutor(ns.workers) as pool:
         results = list(pool.map(play, jobs))

@@ -30,7 +30,6 @@ This is an analysis tool: it reads the hidden tiles (the bots themselves never d
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -43,6 +42,7 @@ from kawuxing.agents.expert.agent import agent_choices
 from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
 from kawuxing.agents.heuristic import HeuristicAgent
 from kawuxing.arena import mean_ci
+from kawuxing.cli.common import ToolParser
 from kawuxing.engine import Hand
 from kawuxing.engine.actions import PASS, Action
 from kawuxing.engine.observation import observe
@@ -174,17 +174,17 @@ def ceiling_deal(args: tuple) -> tuple[float, int, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--params", default="{}", help="JSON of Params fields")
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--worlds", type=int, default=16)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rows", help="write every differing decision here (JSON)")
-    parser.add_argument("--regret", type=int, default=0, metavar="N",
+    parser.add_argument("--regret", type=int, metavar="N",
                         help="instead: play out the default's N best choices at each of its "
                              "choices and count where another is clearly ahead")
-    parser.add_argument("--ceiling", type=int, default=0, metavar="N",
+    parser.add_argument("--ceiling", type=int, metavar="N",
                         help="instead: the gain of picking the best of the default's N best "
                              "choices by play-outs from the true position (priced in other "
                              "orders), per seat-hand")
@@ -196,7 +196,7 @@ def main() -> None:
     if min(args.deals, args.worlds, args.workers) < 1:
         parser.error("--deals, --worlds and --workers must be at least 1")
     for mode in ("ceiling", "regret"):
-        if getattr(args, mode) and getattr(args, mode) < 2:
+        if getattr(args, mode) is not None and getattr(args, mode) < 2:
             parser.error(f"--{mode}: at least 2 choices")
     if args.ceiling and args.regret:
         parser.error("--ceiling and --regret are two modes: give one")
@@ -206,6 +206,8 @@ def main() -> None:
         parser.error("--regret needs --worlds of at least 2 (a standard error)")
     if args.ceiling and args.rows:
         parser.error("--rows: --ceiling keeps no rows")
+    if args.rows is not None and not args.rows.strip():
+        parser.error("--rows: an empty file name")
     if args.rows:
         try:  # before the run, not after it
             open(args.rows, "w").close()

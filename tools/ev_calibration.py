@@ -10,7 +10,8 @@ received and paid from then on (every transfer of the hand after the decision: h
 from ready, 0 split into declared and concealed; ``opponents``: how many had declared;
 ``flush``: :func:`~kawuxing.agents.expert.value.flush_factor`; ``wall``: tiles left, by
 tens), each group's mean ``ev`` and mean realised money show where the model is off. The 95% CI of
-the realised mean is clustered by deal (the decisions of one hand are not independent).
+the realised mean is clustered by deal (the decisions of one hand are not independent), with
+Student's t over deals.
 
 The model leaves out by design what the seat pays for the opponents' self-draws (R7.2, all
 but R8.8's doubling of it: :attr:`~kawuxing.agents.expert.table.Table.declared_loss`), so
@@ -22,19 +23,21 @@ each group also shows ``self_draws`` (that money, paid after the decision) and `
 An analysis tool: it reads nothing a bot does not see until the hand has ended (R13). Prints
 one line per group, then one JSON line ``{"seed", "deals", "decisions", "groups": {by:
 [{"key", "n", "ev", "real", "ci95", "received", "paid", "self_draws", "model"}]}}``. ``--deals``/``--workers``
-below 1 or an unknown ``--by``: one ``error:`` line and exit 2.
+below 1, an unknown, empty or repeated ``--by``: one ``error:`` line and exit 2.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import pathlib
 import sys
 
+from scipy.stats import t
+
 from kawuxing.agents.expert.agent import agent_choices
 from kawuxing.agents.expert.value import flush_factor
+from kawuxing.cli.common import ToolParser
 from kawuxing.engine.actions import DISCARD
 from kawuxing.engine.state import TURN
 from kawuxing.melds import MELD_PUNG
@@ -89,8 +92,9 @@ def play(args: tuple[int, int]) -> list[dict]:
 
 
 def clustered_ci(rows: list[dict]) -> tuple[float, tuple[float, float] | None]:
-    """The mean realised money of ``rows`` (received − paid) and its 95% CI (normal), the
-    standard error clustered by ``deal`` (a ratio estimator over deals); None for one deal."""
+    """The mean realised money of ``rows`` (received − paid) and its 95% CI, mean ± t(0.975,
+    deals − 1) × the standard error clustered by ``deal`` (a ratio estimator over deals); None
+    for one deal."""
     n = len(rows)
     mean = sum(r["received"] - r["paid"] for r in rows) / n
     sums: dict[int, float] = {}
@@ -100,7 +104,8 @@ def clustered_ci(rows: list[dict]) -> tuple[float, tuple[float, float] | None]:
     if d < 2:
         return mean, None
     se = (sum(v * v for v in sums.values()) * d / (d - 1)) ** 0.5 / n
-    return mean, (mean - 1.96 * se, mean + 1.96 * se)
+    half = float(t.ppf(0.975, d - 1)) * se
+    return mean, (mean - half, mean + half)
 
 
 def summary(rows: list[dict], by: str) -> list[dict]:
@@ -121,7 +126,7 @@ def summary(rows: list[dict], by: str) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
@@ -130,10 +135,12 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.deals, args.workers) < 1:
         parser.error("--deals and --workers must be at least 1")
-    by = [b.strip() for b in args.by.split(",") if b.strip()]
-    unknown = [b for b in by if b not in GROUPS]
-    if unknown or not by:
-        parser.error(f"--by: {', '.join(unknown) or 'nothing'}: use {', '.join(GROUPS)}")
+    by = [b.strip() for b in args.by.split(",")]
+    wrong = [b or "an empty name" for b in by if b not in GROUPS]
+    if wrong:
+        parser.error(f"--by: {', '.join(wrong)}: use {', '.join(GROUPS)}")
+    if len(set(by)) < len(by):
+        parser.error(f"--by: a group named twice ({args.by})")
     jobs = [(args.seed, deal) for deal in range(args.deals)]
     if args.workers == 1:
         found = [play(job) for job in jobs]

@@ -14,14 +14,15 @@ hand, the variant minus the other) with its 95% CI over deals, each bot's decisi
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 from dataclasses import replace
 
+from kawuxing.agents import check_bot
 from kawuxing.agents.expert import ExpertAgent
 from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
 from kawuxing.arena import run_arena
+from kawuxing.cli.common import ToolParser
 from kawuxing.rules import RuleSet
 
 
@@ -31,7 +32,7 @@ def build(seed: str, **fields) -> ExpertAgent:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--params", required=True, help="JSON of Params fields")
     parser.add_argument("--against", default="expert")
     parser.add_argument("--deals", type=int, default=100)
@@ -42,8 +43,12 @@ def main() -> None:
         fields = params_fields(json.loads(args.params))
         base = (params_fields(json.loads(args.against))
                 if args.against.lstrip().startswith("{") else None)
+        if base is None:
+            check_bot(args.against)
     except ValueError as exc:  # json.JSONDecodeError is one
         parser.error(f"--params/--against: {exc}")
+    if min(args.deals, args.workers) < 1:
+        parser.error("--deals and --workers must be at least 1")
     players = {"mc": functools.partial(build, **fields)}
     other = args.against
     if base is not None:

@@ -19,7 +19,6 @@ measure, or ``--deals``/``--workers`` below 1: one ``error:`` line and exit 2.
 
 from __future__ import annotations
 
-import argparse
 import json
 import pathlib
 import re
@@ -29,6 +28,7 @@ import tempfile
 
 from kawuxing.agents import check_bot
 from kawuxing.arena import run_arena
+from kawuxing.cli.common import ToolParser
 from kawuxing.rules import RuleSet
 
 FIRST_VERSION = "7eb9536"
@@ -95,7 +95,7 @@ def legacy_level3(seed: str):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ToolParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", default="expert", help="registry specs, comma-separated")
     parser.add_argument("--commit", default=FIRST_VERSION)
     parser.add_argument("--deals", type=int, default=100)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -47,6 +48,16 @@ class OneLineErrors(TyperGroup):
             err.print("[bold red]error:[/] aborted", highlight=False)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+class ToolParser(argparse.ArgumentParser):
+    """The argument parser of the scripts in ``tools/``: a bad argument is one ``error:`` line
+    on stderr naming it (and ``--help``), exit status 2, nothing on stdout — as in
+    ``kawuxing`` — instead of argparse's usage block."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"error: {' '.join(message.split())} ({self.prog} --help)\n")
+        sys.exit(2)
 
 
 def rules_from(preset: str, options: list[str] | None) -> RuleSet:

@@ -90,6 +90,8 @@ class Params:
 
 
 DEFAULT_PARAMS = Params()
+SHARES = ("ron_concealed", "ron_declared", "opp_win", "first_step", "declared_pressure",
+          "pair_wait_live")  # the Params that are chances or shares: at most 1
 
 
 def params_fields(fields: object) -> dict:
@@ -112,6 +114,8 @@ def params_fields(fields: object) -> dict:
         if isinstance(value, (int, float)) and not isinstance(value, bool) \
                 and not 0 <= value < math.inf:
             raise ValueError(f"{name} must be a finite number of at least 0, not {value!r}")
+        if name in SHARES and value > 1:
+            raise ValueError(f"{name} is a chance or a share: at most 1, not {value!r}")
         if name == "mc_policy" and value not in ("fast", "heuristic"):
             raise ValueError(f'mc_policy must be "fast" or "heuristic", not {value!r}')
     return fields
