@@ -56,11 +56,13 @@ def test_params_fields_names_what_is_wrong():
                          ({"mc_rollouts": 1.5}, "mc_rollouts must be an int, not 1.5"),
                          ({"mc_model": 1}, "mc_model must be true or false, not 1"),
                          ({"__doc__": "x"}, "'__doc__' is no field"),  # an attribute only
-                         ({"declare_bonus": float("nan")}, "finite number of at least 0"),
-                         ({"declare_bonus": float("inf")}, "finite number of at least 0"),
-                         ({"mc_rollouts": -5}, "mc_rollouts must be a finite number"),
+                         ({"declare_bonus": float("nan")}, "is a number from 0 to 1000"),
+                         ({"declare_bonus": float("inf")}, "is a number from 0 to 1000"),
+                         ({"mc_rollouts": -5}, "mc_rollouts is a number from 0 to 1000, not -5"),
+                         ({"mc_switch": 10 ** 400}, "mc_switch is a number from 0 to 1000"),
+                         ({"far_effective": 1001.5}, "far_effective is a number from 0 to 1000"),
                          ({"mc_policy": "bogus"}, 'mc_policy must be "fast" or "heuristic"'),
-                         ({"opp_win": 5}, "opp_win is a chance or a share: at most 1, not 5"),
+                         ({"opp_win": 5}, "opp_win is a chance or a share from 0 to 1, not 5"),
                          ({"pair_wait_live": 1.5}, "pair_wait_live is a chance or a share")):
         with pytest.raises(ValueError, match=message):
             params_fields(bad)

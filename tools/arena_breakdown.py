@@ -25,10 +25,10 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
-from kawuxing.agents import check_bot, make_agent
+from kawuxing.agents import make_agent
 from kawuxing.agents.expert import ExpertAgent
 from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
-from kawuxing.arena import arrangements, mean_ci
+from kawuxing.arena import arrangements, check_arena_bots, mean_ci
 from kawuxing.cli.common import ToolParser, rules_from
 from kawuxing.engine import Hand
 from kawuxing.engine.actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, PASS, PUNG,
@@ -48,7 +48,7 @@ class Mix:
     """Experiment: the expert for the phases in ``which`` (``turn``, ``claim``, ``declare``),
     ``heuristic:3`` for the others (both are asked every time: they keep state)."""
 
-    def __init__(self, which: str, seed: str, params: dict[str, float]) -> None:
+    def __init__(self, which: str, seed: str, params: dict) -> None:
         self.which = set(which.split("+"))
         self.e = ExpertAgent(seed, replace(DEFAULT_PARAMS, **params))
         self.h = make_agent("heuristic:3", seed)
@@ -63,7 +63,7 @@ class Mix:
         return h
 
 
-def agent(spec: str, seed: str, params: dict[str, float]):
+def agent(spec: str, seed: str, params: dict):
     """The registry's agent of ``spec``; ``expert`` with ``params`` overriding its defaults."""
     if spec.startswith("mix:"):
         return Mix(spec[4:], seed, params)
@@ -129,7 +129,7 @@ def main() -> None:
     ap = ToolParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="expert,heuristic:3")
     ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--seed", default="7")
+    ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rules", default="standard")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--params", default="", help="expert Params overrides: name=value,...")
@@ -138,29 +138,43 @@ def main() -> None:
     if min(ns.deals, ns.workers) < 1:
         ap.error("--deals and --workers must be at least 1")
     bots = [b.strip() for b in ns.bots.split(",")]
-    if len(bots) != 2 or bots[0] == bots[1]:
-        ap.error(f"--bots: two different bots, not {ns.bots!r}")
-    params: dict[str, float] = {}
+    if len(bots) != 2:
+        ap.error(f"--bots: two bots, not {ns.bots!r}")
+    params: dict = {}
     try:
-        for b in bots:
+        mixes = {}
+        for i, b in enumerate(bots):
             if b.startswith("mix:"):
-                if not set(b[4:].split("+")) <= MIX_PHASES:
+                phases = set(b[4:].split("+"))
+                if not phases <= MIX_PHASES:
                     raise ValueError(f"{b!r}: mix: takes {', '.join(sorted(MIX_PHASES))}")
-            else:
-                check_bot(b)
+                bots[i] = "mix:" + "+".join(sorted(phases))
+                mixes[bots[i]] = Mix
+        check_arena_bots(bots, mixes)
         for item in filter(None, ns.params.split(",")):
             name, sep, value = item.partition("=")
+            if not sep:
+                raise ValueError(f"--params: {item!r} is no name=value")
             try:
-                params[name.strip()] = float(value)
+                params[name.strip()] = json.loads(value)  # a number, true, false
             except ValueError:
-                raise ValueError(f"--params: {item!r} is no name=number") from None
+                params[name.strip()] = value.strip()  # a string (mc_policy)
         try:
             params_fields(params)
         except ValueError as exc:
             raise ValueError(f"--params: {exc}") from None
+        if params and not any(b == "expert" or b.startswith("mix:") for b in bots):
+            raise ValueError("--params: neither bot is the expert")
         rules_from(ns.rules, None)
     except ValueError as exc:  # RulesError is one
         ap.error(str(exc))
+    if ns.out is not None:
+        try:  # before the run, not after it
+            if not ns.out.strip():
+                raise ValueError("an empty file name")
+            open(ns.out, "w").close()
+        except (OSError, ValueError) as exc:
+            ap.error(f"--out: {getattr(exc, 'strerror', None) or exc}: {ns.out!r}")
     jobs = [(ns.rules, bots, ns.seed, d, params) for d in range(ns.deals)]
     with ProcessPoolExecutor(ns.workers) as pool:
         results = list(pool.map(play, jobs))

@@ -191,7 +191,7 @@ def main() -> None:
     args = parser.parse_args()
     try:
         fields = params_fields(json.loads(args.params))
-    except ValueError as exc:  # json.JSONDecodeError is one
+    except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
         parser.error(f"--params: {exc}")
     if min(args.deals, args.worlds, args.workers) < 1:
         parser.error("--deals, --worlds and --workers must be at least 1")

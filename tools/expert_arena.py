@@ -19,6 +19,7 @@ import json
 from dataclasses import replace
 
 from kawuxing.agents import check_bot
+from kawuxing.agents.registry import parse_bot
 from kawuxing.agents.expert import ExpertAgent
 from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
 from kawuxing.arena import run_arena
@@ -45,8 +46,13 @@ def main() -> None:
                 if args.against.lstrip().startswith("{") else None)
         if base is None:
             check_bot(args.against)
-    except ValueError as exc:  # json.JSONDecodeError is one
+    except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
         parser.error(f"--params/--against: {exc}")
+    mine = replace(DEFAULT_PARAMS, **fields)
+    if (mine == replace(DEFAULT_PARAMS, **base) if base is not None
+            else parse_bot(args.against)[0].name == "expert" and mine == DEFAULT_PARAMS):
+        parser.error(f"--params {args.params} plays as --against {args.against}: "
+                     "nothing to compare")
     if min(args.deals, args.workers) < 1:
         parser.error("--deals and --workers must be at least 1")
     players = {"mc": functools.partial(build, **fields)}

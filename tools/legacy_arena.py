@@ -27,6 +27,7 @@ import sys
 import tempfile
 
 from kawuxing.agents import check_bot
+from kawuxing.agents.registry import parse_bot
 from kawuxing.arena import run_arena
 from kawuxing.cli.common import ToolParser
 from kawuxing.rules import RuleSet
@@ -107,11 +108,14 @@ def main() -> None:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not bots:
         parser.error("--bots: name at least one bot to measure")
-    if len(set(bots)) < len(bots):
-        parser.error("--bots: a bot named twice")
+    seen: dict[tuple, str] = {}
     try:
         for bot in bots:
             check_bot(bot)
+            found, level = parse_bot(bot)
+            if (found.name, level) in seen:
+                raise ValueError(f"{seen[found.name, level]!r} and {bot!r} are the same bot")
+            seen[found.name, level] = bot
     except ValueError as exc:
         parser.error(f"--bots: {exc}")
     old = f"heuristic:3@{args.commit}"

@@ -12,7 +12,6 @@ dice and the base factor of R17 are not in the Observation, so 上楼 is not pri
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields as dataclass_fields
 
 from ...cha_jiao import DECLARED, NOT_READY, READY, best_wait, payers_and_receivers
@@ -90,15 +89,17 @@ class Params:
 
 
 DEFAULT_PARAMS = Params()
+PARAM_MAX = 1000  # the largest number a Params field may take (rollouts, bonuses, base units)
 SHARES = ("ron_concealed", "ron_declared", "opp_win", "first_step", "declared_pressure",
           "pair_wait_live")  # the Params that are chances or shares: at most 1
 
 
 def params_fields(fields: object) -> dict:
     """``fields`` (parsed JSON) checked as overrides of :class:`Params`: a dict of field
-    names to values of each field's type (an int where a float is expected), numbers finite
-    and not negative, ``mc_policy`` ``"fast"`` or ``"heuristic"``. Raises ``ValueError``
-    saying which field is wrong and why; returns ``fields``."""
+    names to values of each field's type (an int where a float is expected), numbers from 0
+    to :data:`PARAM_MAX`, the chances and shares of :data:`SHARES` at most 1, ``mc_policy``
+    ``"fast"`` or ``"heuristic"``. Raises ``ValueError`` saying which field is wrong and
+    why; returns ``fields``."""
     if not isinstance(fields, dict):
         raise ValueError('a JSON object of Params fields, e.g. {"declare_bonus": 0.4}')
     names = {f.name for f in dataclass_fields(Params)}
@@ -111,11 +112,12 @@ def params_fields(fields: object) -> dict:
             kind = {"int": "an int", "float": "a number", "bool": "true or false",
                     "str": "a string"}[type(default).__name__]
             raise ValueError(f"{name} must be {kind}, not {value!r}")
-        if isinstance(value, (int, float)) and not isinstance(value, bool) \
-                and not 0 <= value < math.inf:
-            raise ValueError(f"{name} must be a finite number of at least 0, not {value!r}")
-        if name in SHARES and value > 1:
-            raise ValueError(f"{name} is a chance or a share: at most 1, not {value!r}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            top = 1 if name in SHARES else PARAM_MAX
+            if not 0 <= value <= top:  # NaN too
+                what = "a chance or a share" if name in SHARES else "a number"
+                shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "..."
+                raise ValueError(f"{name} is {what} from 0 to {top}, not {shown}")
         if name == "mc_policy" and value not in ("fast", "heuristic"):
             raise ValueError(f'mc_policy must be "fast" or "heuristic", not {value!r}')
     return fields
