@@ -18,10 +18,9 @@ import functools
 import json
 from dataclasses import replace
 
-from kawuxing.agents import check_bot
-from kawuxing.agents.registry import parse_bot
 from kawuxing.agents.expert import ExpertAgent
 from kawuxing.agents.expert.table import DEFAULT_PARAMS, params_fields
+from kawuxing.agents.registry import parse_bot
 from kawuxing.arena import run_arena
 from kawuxing.cli.common import ToolParser
 from kawuxing.rules import RuleSet
@@ -44,13 +43,12 @@ def main() -> None:
         fields = params_fields(json.loads(args.params))
         base = (params_fields(json.loads(args.against))
                 if args.against.lstrip().startswith("{") else None)
-        if base is None:
-            check_bot(args.against)
+        bot = parse_bot(args.against)[0] if base is None else None  # ValueError if unknown
     except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
         parser.error(f"--params/--against: {exc}")
     mine = replace(DEFAULT_PARAMS, **fields)
     if (mine == replace(DEFAULT_PARAMS, **base) if base is not None
-            else parse_bot(args.against)[0].name == "expert" and mine == DEFAULT_PARAMS):
+            else bot.name == "expert" and mine == DEFAULT_PARAMS):
         parser.error(f"--params {args.params} plays as --against {args.against}: "
                      "nothing to compare")
     if min(args.deals, args.workers) < 1:

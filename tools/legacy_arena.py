@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tempfile
 
-from kawuxing.agents import check_bot
 from kawuxing.agents.registry import parse_bot
 from kawuxing.arena import run_arena
 from kawuxing.cli.common import ToolParser
@@ -111,8 +110,7 @@ def main() -> None:
     seen: dict[tuple, str] = {}
     try:
         for bot in bots:
-            check_bot(bot)
-            found, level = parse_bot(bot)
+            found, level = parse_bot(bot)  # ValueError for an unknown name or level
             if (found.name, level) in seen:
                 raise ValueError(f"{seen[found.name, level]!r} and {bot!r} are the same bot")
             seen[found.name, level] = bot
