@@ -67,7 +67,8 @@ def test_the_ci_is_clustered_by_deal():
     assert calibration.clustered_ci(rows[:2]) == (4.0, None)
     groups = calibration.summary([dict(r, ev=1.5) for r in rows], "deal")
     assert [(g["key"], g["n"], g["ev"], g["real"], g["ci95"], g["paid"], g["model"])
-            for g in groups] == [(0, 2, 1.5, 4.0, None, 0.0, 4.0), (1, 2, 1.5, -2.0, None, 2.0, 0.0)]
+            for g in groups] == [(0, 2, 1.5, 4.0, None, 0.0, 4.0),
+                                 (1, 2, 1.5, -2.0, None, 2.0, 0.0)]
 
 
 def test_a_small_run_prints_every_group_and_bad_input_is_refused():

@@ -1,16 +1,16 @@
 """How well the expert's expected values predict what it then collects (issue 11).
 
 The expert plays one seat of each deal against two ``heuristic:3`` (the dealer's, the next
-and the one before in turn, as in ``tools/decision_probe.py``). At each of its
-turns before 亮倒 where it has a choice and plays a discard (亮倒 included), the tool keeps the
-``ev`` its model gave the action played (:func:`kawuxing.agents.expert.agent.agent_choices`:
-base units from then to the end of the hand) and, once the hand is over, what the seat
-received and paid from then on (every transfer of the hand after the decision: hand values,
-包胡, kong money, 荒庄 compensation, R6-R10). Grouped by the hand left (``shanten``: steps
-from ready, 0 split into declared and concealed; ``opponents``: how many had declared;
-``flush``: :func:`~kawuxing.agents.expert.value.flush_factor`; ``wall``: tiles left, by
-tens), each group's mean ``ev`` and mean realised money show where the model is off. The 95% CI of
-the realised mean is clustered by deal (the decisions of one hand are not independent), with
+and the one before in turn, as in ``tools/decision_probe.py``). At each of its turns before
+亮倒 where it has a choice and plays a discard (亮倒 included), the tool keeps the ``ev`` its
+model gave the action played (:func:`kawuxing.agents.expert.agent.agent_choices`: base units
+from then to the end of the hand) and, once the hand is over, what the seat received and
+paid from then on (every transfer of the hand after the decision: hand values, 包胡, kong
+money, 荒庄 compensation, R6-R10). Grouped by the hand left (``shanten``: steps from ready,
+0 split into declared and concealed; ``opponents``: how many had declared; ``flush``:
+:func:`~kawuxing.agents.expert.value.flush_factor`; ``wall``: tiles left, by tens), each
+group's mean ``ev`` and mean realised money show where the model is off. The 95% CI of the
+realised mean is clustered by deal (the decisions of one hand are not independent), with
 Student's t over deals.
 
 The model leaves out by design what the seat pays for the opponents' self-draws (R7.2, all
@@ -18,12 +18,13 @@ but R8.8's doubling of it: :attr:`~kawuxing.agents.expert.table.Table.declared_l
 each group also shows ``self_draws`` (that money, paid after the decision) and ``model``
 (the realised money without it: what ``ev`` estimates).
 
-    .venv/bin/python tools/ev_calibration.py --deals 3000 --seed 2000 --workers 2
+    .venv/bin/python tools/ev_calibration.py --deals 1000 --seed 2000 --workers 2
 
 An analysis tool: it reads nothing a bot does not see until the hand has ended (R13). Prints
 one line per group, then one JSON line ``{"seed", "deals", "decisions", "groups": {by:
-[{"key", "n", "ev", "real", "ci95", "received", "paid", "self_draws", "model"}]}}``. ``--deals``/``--workers``
-below 1, an unknown, empty or repeated ``--by``: one ``error:`` line and exit 2.
+[{"key", "n", "ev", "real", "ci95", "received", "paid", "self_draws", "model"}]}}``.
+``--deals``/``--workers`` below 1, an unknown, empty or repeated ``--by``: one ``error:``
+line and exit 2.
 """
 
 from __future__ import annotations
