@@ -71,7 +71,7 @@ def test_the_ci_is_clustered_by_deal():
                                  (1, 2, 1.5, -2.0, None, 2.0, 0.0)]
 
 
-def test_a_small_run_prints_every_group_and_bad_input_is_refused():
+def test_a_small_run_prints_every_group():
     done = subprocess.run([sys.executable, str(TOOL), "--deals", "2", "--workers", "1",
                            "--by", "shanten,wall"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -80,13 +80,3 @@ def test_a_small_run_prints_every_group_and_bad_input_is_refused():
     assert sum(g["n"] for g in report["groups"]["wall"]) == report["decisions"] > 0
     for g in report["groups"]["shanten"]:
         assert abs(g["model"] - g["real"] - g["self_draws"]) < 0.002
-    for bad, says in ((["--deals", "0"], "--deals and --workers must be at least 1"),
-                      (["--workers", "0"], "at least 1"), (["--by", "colour"], "--by: colour"),
-                      (["--by", ","], "--by: an empty name, an empty name"),
-                      (["--by", "wall,,flush"], "an empty name"),
-                      (["--by", "wall,wall"], "a group named twice"),
-                      (["--deals", "x"], "invalid int value: 'x'"), (["--bogus"], "--bogus")):
-        done = subprocess.run([sys.executable, str(TOOL), *bad], capture_output=True, text=True)
-        assert done.returncode == 2 and not done.stdout, bad
-        assert done.stderr.startswith("error: ") and says in done.stderr, done.stderr
-        assert done.stderr.count("\n") == 1 and "usage:" not in done.stderr

@@ -11,6 +11,23 @@ TOOLS = pathlib.Path(__file__).parent.parent / "tools"
 
 
 @pytest.mark.parametrize("tool, bad, says", [
+    ("decision_probe", ["--regret", "0"], "--regret: at least 2 choices"),
+    ("decision_probe", ["--ceiling", "1"], "--ceiling: at least 2 choices"),
+    ("decision_probe", ["--rows", ""], "--rows: an empty file name"),
+    ("decision_probe", ["--rows", "/"], "--rows: Is a directory"),
+    ("decision_probe", ["--params", '{"opp_win": 5}'], "--params: opp_win is a chance or a share"),
+    ("decision_probe", ["--params", "{"], "--params: "),
+    ("decision_probe", ["--deals", "0"], "must be at least 1"),
+    ("decision_probe", ["--worlds", "x"], "invalid int value: 'x'"),
+    ("decision_probe", ["--bogus"], "unrecognized arguments: --bogus"),
+    ("ev_calibration", ["--deals", "0"], "--deals and --workers must be at least 1"),
+    ("ev_calibration", ["--workers", "0"], "at least 1"),
+    ("ev_calibration", ["--by", "colour"], "--by: colour"),
+    ("ev_calibration", ["--by", ","], "--by: an empty name, an empty name"),
+    ("ev_calibration", ["--by", "wall,,flush"], "an empty name"),
+    ("ev_calibration", ["--by", "wall,wall"], "a group named twice"),
+    ("ev_calibration", ["--deals", "x"], "invalid int value: 'x'"),
+    ("ev_calibration", ["--bogus"], "--bogus"),
     ("arena_breakdown", ["--deals", "0"], "--deals and --workers must be at least 1"),
     ("arena_breakdown", ["--bots", "expert"], "--bots: two bots, not 'expert'"),
     ("arena_breakdown", ["--bots", "expert,nobot"], "unknown bot 'nobot'"),

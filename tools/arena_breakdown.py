@@ -168,13 +168,7 @@ def main() -> None:
         rules_from(ns.rules, None)
     except ValueError as exc:  # RulesError is one
         ap.error(str(exc))
-    if ns.out is not None:
-        try:  # before the run, not after it
-            if not ns.out.strip():
-                raise ValueError("an empty file name")
-            open(ns.out, "w").close()
-        except (OSError, ValueError) as exc:
-            ap.error(f"--out: {getattr(exc, 'strerror', None) or exc}: {ns.out!r}")
+    ap.check_output(ns.out, "--out")  # before the run, not after it
     jobs = [(ns.rules, bots, ns.seed, d, params) for d in range(ns.deals)]
     with ProcessPoolExecutor(ns.workers) as pool:
         results = list(pool.map(play, jobs))

@@ -206,13 +206,7 @@ def main() -> None:
         parser.error("--regret needs --worlds of at least 2 (a standard error)")
     if args.ceiling and args.rows:
         parser.error("--rows: --ceiling keeps no rows")
-    if args.rows is not None and not args.rows.strip():
-        parser.error("--rows: an empty file name")
-    if args.rows:
-        try:  # before the run, not after it
-            open(args.rows, "w").close()
-        except OSError as exc:
-            parser.error(f"--rows: {exc.strerror}: {args.rows}")
+    parser.check_output(args.rows, "--rows")  # before the run, not after it
     job, extra = ((ceiling_deal, args.ceiling) if args.ceiling else
                   (regret_deal, args.regret) if args.regret else (probe_deal, fields))
     with ProcessPoolExecutor(args.workers) as pool:

@@ -59,6 +59,19 @@ class ToolParser(argparse.ArgumentParser):
         sys.stderr.write(f"error: {' '.join(message.split())} ({self.prog} --help)\n")
         sys.exit(2)
 
+    def check_output(self, path: str | None, option: str) -> None:
+        """Refuse (:meth:`error`) an output file ``path`` given for ``option`` that is empty
+        or cannot be written, before any long work; None (not given) passes. Leaves the file
+        empty."""
+        if path is None:
+            return
+        if not path.strip():
+            self.error(f"{option}: an empty file name")
+        try:
+            open(path, "w").close()
+        except OSError as exc:
+            self.error(f"{option}: {exc.strerror}: {path!r}")
+
 
 def rules_from(preset: str, options: list[str] | None) -> RuleSet:
     """A RuleSet from ``--rules PRESET`` and ``--option name=value`` strings (RulesError)."""
