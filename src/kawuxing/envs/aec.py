@@ -6,6 +6,18 @@ turn**, the next seat first; a seat with no option has ``pass`` as its only lega
 ``agent_selection`` is the same whether or not anybody could claim, and never tells who could.
 In the 漂 phase (R11.1) the seats choose in seat order.
 
+``skip_forced=True`` (off by default, PettingZoo's convention that every seat acts in
+turn) is the fast mode for training: a decision with a single legal action — a lone
+``pass``, the discard of its draw by a declared hand (R8.2) — is taken for its seat, and the
+engine opens a claim window only when a seat holds an option (``Hand(..., windows=False)``).
+The observation tensors are unchanged (they never held anybody's options), but
+``agent_selection`` then tells every seat that is not asked that nobody after it could take the
+tile on the table, and being asked in a window tells the asked seat it may claim, which it
+knows anyway. That is public to the *program* running the env, not to a seat's observation:
+a learner that feeds its policy only ``observe(agent)`` learns nothing of another seat's
+options from it (R13.2); a program that plays against people must use the default mode, as
+the server's rooms do.
+
 Observations are ``{"observation": float32 (102, 30), "action_mask": int8 (584,)}``
 (:mod:`kawuxing.envs.tensors`, :mod:`kawuxing.envs.actions`), built from the seat's own
 :class:`~kawuxing.engine.observation.Observation`, its own tiles shown by 亮倒 and the
@@ -28,100 +40,26 @@ once with ``None``; a step once no agent is left (or before :meth:`~KawuxingAEC.
 
 from __future__ import annotations
 
-import numbers
 import random
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine.hand import Hand
 from ..engine.match import Match
-from ..engine.observation import observe
-from ..engine.state import CLAIM, ENDED, PIAO_PHASE, ROB
-from ..rules import RuleSet, RulesError
-from ..tiles import TileError, parse_tiles
+from ..engine.state import ENDED
+from ..rules import RuleSet
 from .actions import NUM_ACTIONS, legal_indices
-from .tensors import SHAPE, observation_tensor, own_shown, privileged_tensor
+from .common import IllegalEnvAction, is_index, next_seat, ruleset, wall_kinds
+from .encoder import HandEncoder
+from .tensors import SHAPE, privileged_tensor
 
 AGENTS = ("seat_0", "seat_1", "seat_2")
-
-
-class IllegalEnvAction(ValueError):
-    """An action the current agent's ``action_mask`` does not allow (R4-R8), or one that is
-    not an integer index."""
 
 
 class EpisodeOver(RuntimeError):
     """A step with no episode in play: before the first :meth:`KawuxingAEC.reset`, or after
     every agent of the ended episode has stepped with ``None``."""
-
-
-def ruleset(rules: object) -> RuleSet:
-    """``rules`` as a :class:`RuleSet`: None (the ``standard`` preset), a preset name
-    (:meth:`RuleSet.preset`, e.g. ``"capped"``) or a RuleSet. Raises ``ValueError`` for
-    anything else or an unknown preset."""
-    if rules is None:
-        return RuleSet.preset()
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        try:
-            return RuleSet.preset(rules)
-        except RulesError as exc:
-            raise ValueError(f"rules: {exc}") from None
-    raise ValueError(f"rules: a RuleSet or a preset name such as 'capped', got "
-                     f"{type(rules).__name__} {rules!r}")
-
-
-def is_index(action: object) -> bool:
-    """Whether ``action`` is a Python or numpy integer (``bool`` is not): the only actions
-    the envs take; a float such as ``11.9`` is refused, not truncated."""
-    return isinstance(action, (numbers.Integral, np.integer)) and not isinstance(
-        action, (bool, np.bool_))
-
-
-def wall_kinds(wall: object) -> list[int]:
-    """The ``wall`` option of :meth:`KawuxingAEC.reset` as kinds: 84 integer kinds (0-29,
-    :mod:`kawuxing.tiles`: 0-8 万, 9-17 筒, 18-26 条, 27-29 白发中; the standard set uses
-    9-29) or the same as tile strings (one string ``"1p1p…"`` or a list of ``"1p"``, read by
-    :func:`kawuxing.tiles.parse_tiles`). Raises ``ValueError`` saying what is expected; the
-    engine then checks they are the rule set's 84 tiles (R1.1)."""
-    try:
-        if isinstance(wall, str):
-            return parse_tiles(wall)
-        wall = list(wall)
-        if wall and all(isinstance(t, str) for t in wall):
-            return parse_tiles("".join(wall))
-    except TileError as exc:
-        raise ValueError(f"wall: {exc}") from None
-    except TypeError:
-        raise ValueError(f"wall: 84 tile kinds (integers, 9-29 in the standard set) or tile "
-                         f"strings, got {type(wall).__name__}") from None
-    if not all(is_index(t) and 0 <= t < 30 for t in wall):
-        bad = next(t for t in wall if not (is_index(t) and 0 <= t < 30))
-        raise ValueError(f"wall: 84 tile kinds, integers 0-29 (9-29 in the standard set: 筒, "
-                         f"条, 白发中), or tile strings such as '1p'; got {bad!r}")
-    return [int(t) for t in wall]
-
-
-def next_seat(hand: Hand) -> int | None:
-    """The seat that decides next, or None once the hand has ended: the seat in turn; in a
-    claim or rob window (R13.2) the first seat after the one whose tile is on the table that
-    has not answered; in the 漂 phase the lowest seat that has not chosen."""
-    phase = hand.phase
-    if phase == ENDED:
-        return None
-    if phase in (CLAIM, ROB):
-        pending = hand.pending
-        for i in (1, 2):
-            seat = (pending.seat + i) % 3
-            if seat in pending.options and seat not in pending.answers:
-                return seat
-        raise AssertionError("a claim window with nobody to answer")
-    if phase == PIAO_PHASE:
-        return hand.to_act()[0]
-    return hand.current
 
 
 class KawuxingAEC(AECEnv):
@@ -132,16 +70,21 @@ class KawuxingAEC(AECEnv):
     first :meth:`reset` without one. ``per_match``: an episode is a match, not a hand.
     ``piao``: every seat's 漂 preset (R11.1; default: as the rules say — chosen in a piao
     phase with ``piao_choices``, once a match or fixed under R11.2 ``piao_mode``, else 0).
+    ``skip_forced``: a decision with a single legal action is taken for its seat and the
+    engine opens a claim window only when a seat holds an option (module docstring).
     """
 
     metadata = {"name": "kawuxing_v0", "render_modes": [], "is_parallelizable": False}
 
     def __init__(self, rules: RuleSet | str | None = None, seed: int | None = None,
-                 per_match: bool = False, piao: list[int] | None = None) -> None:
+                 per_match: bool = False, piao: list[int] | None = None,
+                 skip_forced: bool = False) -> None:
         super().__init__()
         self.rules = ruleset(rules)
         self.per_match = per_match
         self.piao = piao
+        self.skip_forced = skip_forced
+        self._encoder: HandEncoder | None = None
         self.possible_agents = list(AGENTS)
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, SHAPE, np.float32),
@@ -176,7 +119,8 @@ class KawuxingAEC(AECEnv):
             self._rng = random.Random(seed)
         episode = self._rng.getrandbits(64)
         self.match = Match(self.rules, seed=episode, piao=self.piao, walls=walls,
-                           dealer=None if dealer is None else int(dealer), windows=True)
+                           dealer=None if dealer is None else int(dealer),
+                           windows=not self.skip_forced)
         self.hand = self.match.hand
         self.agents = list(AGENTS)
         self.rewards = {a: 0 for a in AGENTS}
@@ -186,7 +130,12 @@ class KawuxingAEC(AECEnv):
         self.infos = {a: {} for a in AGENTS}
         self._scores = [0, 0, 0]  # each seat's score change in the episode so far
         self._base = [0, 0, 0]  # ... before the hand in play (per_match)
-        self._choose()
+        if self._choose_or_end():
+            self._finish()
+        else:
+            self._scores = [b + d for b, d in zip(self._base, self.hand.deltas)]
+            for s, a in enumerate(AGENTS):  # kong money before the first choice (R6.6)
+                self.rewards[a] = self._cumulative_rewards[a] = self._scores[s]
 
     def _choose(self) -> None:
         """Point ``agent_selection`` at the seat to decide and map its legal actions."""
@@ -196,11 +145,42 @@ class KawuxingAEC(AECEnv):
                                     self.hand.seats[seat].concealed, self.rules)
         self.agent_selection = AGENTS[seat]
 
+    def _hand_over(self) -> bool:
+        """After an action: True when the episode has ended; deals the match's next hand
+        when the hand alone has (``per_match``)."""
+        if self.hand.phase != ENDED:
+            return False
+        if self.per_match and not self.match.over:
+            self._base = [b + d for b, d in zip(self._base, self.hand.deltas)]
+            self.hand = self.match.next_hand()
+            return self.hand.phase == ENDED and self._hand_over()
+        return True
+
+    def _choose_or_end(self) -> bool:
+        """Select the next seat to decide, playing its decision for it while it has a single
+        legal action (``skip_forced``); True once the episode has ended."""
+        while True:
+            self._choose()
+            if not self.skip_forced or len(self._legal) > 1:
+                return False
+            self.hand.apply(next(iter(self._legal.values())))
+            if self._hand_over():
+                return True
+
+    def _finish(self) -> None:
+        """The episode is over: every agent terminated, with the hand's result in ``infos``."""
+        hand = self.hand
+        for a in AGENTS:
+            self.terminations[a] = True
+            self.infos[a] = {"result": hand.result, "winners": list(hand.winners)}
+
     def step(self, action: int | None) -> None:
         """Play the selected agent's ``action`` (a table index its mask allows, a Python or
-        numpy integer); a finished agent steps with None. Raises :class:`IllegalEnvAction`
-        (state untouched) for an index the mask does not allow or a value that is not an
-        integer (never truncated); :class:`EpisodeOver` with no episode in play."""
+        numpy integer); a finished agent steps with None. With ``skip_forced`` the decisions
+        with a single legal action that follow are played too, their rewards included.
+        Raises :class:`IllegalEnvAction` (state untouched) for an index the mask does not
+        allow or a value that is not an integer (never truncated); :class:`EpisodeOver` with
+        no episode in play."""
         if self.hand is None or not self.agents:
             raise EpisodeOver("no episode in play: call reset()" if self.hand is None else
                               "the episode is over (every agent has stepped with None): "
@@ -214,25 +194,14 @@ class KawuxingAEC(AECEnv):
             raise IllegalEnvAction(f"{agent}: action {action} is not allowed by its mask now "
                                    f"(legal: {sorted(self._legal)})")
         self._cumulative_rewards[agent] = 0
-        hand = self.hand
-        hand.apply(chosen)
-        scores = [b + d for b, d in zip(self._base, hand.deltas)]
+        self.hand.apply(chosen)
+        over = self._hand_over() or self._choose_or_end()
+        scores = [b + d for b, d in zip(self._base, self.hand.deltas)]
         for s, a in enumerate(AGENTS):
             self.rewards[a] = scores[s] - self._scores[s]
         self._scores = scores
-        over = False
-        if hand.phase == ENDED:
-            if self.per_match and not self.match.over:
-                self._base = scores
-                self.hand = self.match.next_hand()
-            else:
-                over = True
         if over:
-            for a in AGENTS:
-                self.terminations[a] = True
-                self.infos[a] = {"result": hand.result, "winners": list(hand.winners)}
-        else:
-            self._choose()
+            self._finish()
         self._accumulate_rewards()
 
     # --- what an agent sees ----------------------------------------------------------
@@ -248,8 +217,10 @@ class KawuxingAEC(AECEnv):
         totals = [b + d for b, d in zip(self._base, hand.deltas)]
         number = self.match.number  # an episode is the match, or its first hand alone
         left = self.rules.hands_per_match - 1 - number if self.per_match else 0
-        return {"observation": observation_tensor(observe(hand, seat), own_shown(hand, seat),
-                                                  (totals, number, left)),
+        encoder = self._encoder
+        if encoder is None or encoder.hand is not hand:
+            encoder = self._encoder = HandEncoder(hand)
+        return {"observation": encoder.encode(seat, (totals, number, left)),
                 "action_mask": mask}
 
     def observe_privileged(self, agent: str) -> dict[str, np.ndarray]:
@@ -272,9 +243,9 @@ class KawuxingAEC(AECEnv):
 
 
 def aec_env(rules: RuleSet | str | None = None, seed: int | None = None, per_match: bool = False,
-            piao: list[int] | None = None) -> KawuxingAEC:
+            piao: list[int] | None = None, skip_forced: bool = False) -> KawuxingAEC:
     """A :class:`KawuxingAEC` (see its docstring); ``seed`` seeds the first reset."""
-    return KawuxingAEC(rules, seed, per_match, piao)
+    return KawuxingAEC(rules, seed, per_match, piao, skip_forced)
 
 
 __all__ = ["AGENTS", "EpisodeOver", "IllegalEnvAction", "KawuxingAEC", "aec_env", "is_index",
