@@ -89,13 +89,13 @@ class RoomManager:
         for spec in seats:
             if spec not in PLAYERS:
                 try:
-                    check_bot(spec)
+                    check_bot(spec, paths=False)
                 except ValueError as exc:
                     raise RoomError(422, f"seats: {exc}; {SEAT_KINDS_HELP}", "bad_seats") from None
         try:
             if auto_bot in PLAYERS:
                 raise ValueError(f"{auto_bot!r} is not a bot")
-            check_bot(auto_bot)
+            check_bot(auto_bot, paths=False)
         except ValueError as exc:
             raise RoomError(422, f"auto_bot: {exc}", "bad_auto_bot") from None
         settings = RoomSettings(

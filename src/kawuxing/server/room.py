@@ -300,7 +300,7 @@ class Room(Actor):
             self.give_to_bot(token, seat)
             return "auto"
         try:
-            spec = check_bot(SUGGESTED_BOT if spec is None else spec)
+            spec = check_bot(SUGGESTED_BOT if spec is None else spec, paths=False)
         except ValueError as exc:
             raise RoomError(422, f"bot: {exc}", "bad_seats") from None
         await self.seats.seat_bot(self.store, self.code, seat, spec, self.fence)

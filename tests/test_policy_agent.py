@@ -1,0 +1,180 @@
+"""Trained policies as bots (issue 31 item 4, issue 32): the policy file, numpy inference
+against a plain reference, clear errors for bad files, ``policy:PATH`` and ``learned`` in the
+registry, bots of other packages (entry points), legal and repeatable play (R13: only the
+Observation is read)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kawuxing.agents import check_bot, make_agent
+from kawuxing.agents.policy import FEATURES, PolicyAgent, PolicyError, PolicyNet
+from kawuxing.agents.registry import LEARNED_WEIGHTS, _plugin_bots, bots_schema
+from kawuxing.engine.match import Match
+from kawuxing.engine.observation import observe
+from kawuxing.envs import NUM_ACTIONS, HandEncoder
+from kawuxing.learn.fit import FitConfig, init_net
+from kawuxing.rules import ALL_PRESETS, RuleSet
+
+
+def small_net(seed: int = 0, hidden=(24, 12)) -> PolicyNet:
+    """A seeded network with non-zero biases (so that every term counts)."""
+    net = init_net(np.full(FEATURES, 0.5, np.float32), FitConfig(hidden=list(hidden), seed=seed))
+    rng = np.random.default_rng(seed + 1)
+    for w, b in net.hidden + [net.pi, net.value]:
+        b += rng.standard_normal(b.shape).astype(np.float32) * 0.1
+    return net
+
+
+def reference_forward(net: PolicyNet, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The network by plain float64 sums, one unit at a time."""
+    h = [float(v) * float(s) for v, s in zip(x, net.in_scale)]
+    for w, b in net.hidden:
+        h = [max(0.0, sum(h[i] * float(w[i, j]) for i in range(len(h)) if h[i]) + float(b[j]))
+             for j in range(w.shape[1])]
+    logits = [sum(h[i] * float(net.pi[0][i, j]) for i in range(len(h))) + float(net.pi[1][j])
+              for j in range(NUM_ACTIONS)]
+    value = sum(h[i] * float(net.value[0][i, 0]) for i in range(len(h))) + float(net.value[1][0])
+    return np.array(logits), value
+
+
+def test_inference_equals_a_plain_reference_on_fixed_inputs(tmp_path):
+    net = small_net()
+    path = tmp_path / "p.npz"
+    net.save(path)
+    loaded = PolicyNet.load(path)
+    hand = Match(RuleSet.preset(), "fixed", windows=False).hand
+    x = HandEncoder(hand).encode(hand.dealer).reshape(-1)  # the dealer's first decision
+    logits, value = loaded.forward(x[None])
+    want_logits, want_value = reference_forward(net, x)
+    assert np.allclose(logits[0], want_logits, atol=1e-4)
+    assert value[0] == pytest.approx(want_value, abs=1e-4)
+    assert loaded.meta["format"] == "kawuxing-policy" and loaded.meta["hidden"] == [24, 12]
+
+
+def test_bad_policy_files_are_one_clear_error(tmp_path):
+    good = small_net().arrays()
+    cases = {
+        "missing.npz": (None, "no such policy file"),
+        "text.npz": (b"not a zip", "not a policy file"),
+        "format.npz": (dict(good, meta=np.array(json.dumps({"format": "other"}))),
+                       "format 'other', expected 'kawuxing-policy'"),
+        "encoding.npz": (dict(good, meta=np.array(json.dumps(
+            json.loads(str(good["meta"])) | {"encoding": 2}))), "observation encoding 2"),
+        "shape.npz": (dict(good, w1=np.zeros((24, 13), np.float32)),
+                      "w1 has shape (24, 13), expected (24, 12)"),
+        "nan.npz": (dict(good, pi_b=np.full(NUM_ACTIONS, np.nan, np.float32)),
+                    "pi_b must hold finite floats"),
+        "nometa.npz": ({k: v for k, v in good.items() if k != "meta"}, "no 'meta' entry"),
+    }
+    for name, (content, words) in cases.items():
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        elif content is not None:
+            np.savez(path, **content)
+        with pytest.raises(PolicyError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            PolicyNet.load(path)
+        with pytest.raises(ValueError, match=str(path)):  # the same error through the registry
+            check_bot(f"policy:{path}")
+
+
+def test_policy_spec_plays_in_the_arena_and_a_bad_one_is_an_error_line(tmp_path):
+    path = tmp_path / "net.npz"
+    small_net().save(path)
+    done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "arena", "--bots",
+                           f"policy:{path},random", "--deals", "2", "--workers", "1",
+                           "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["pairs"][0]["a"] == f"policy:{path}" and report["pairs"][0]["hands"] == 12
+    bad = subprocess.run([sys.executable, "-m", "kawuxing.cli", "arena", "--bots",
+                          f"policy:{tmp_path}/none.npz,random", "--deals", "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip() == f"error: {tmp_path}/none.npz: no such policy file"
+
+
+def test_a_room_refuses_policy_files_without_reading_them(tmp_path):
+    with pytest.raises(ValueError, match="a room seats the listed bots only"):
+        check_bot("policy:/etc/passwd", paths=False)
+    assert check_bot("learned", paths=False) == "learned"
+    names = [b["name"] for b in bots_schema()["bots"]]
+    assert "learned" in names and "policy" not in names
+    assert {"spec": "learned", "label": "seatkind_learned"} in bots_schema()["choices"]
+
+
+def test_bots_of_other_packages_register_through_entry_points(tmp_path, monkeypatch):
+    dist = tmp_path / "kawuxing_plugin_demo-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: kawuxing-plugin-demo\n"
+                                   "Version: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        "[kawuxing.bots]\ndemo = kawuxing.agents.random_agent:RandomAgent\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bots = {b.name: b for b in _plugin_bots()}
+    assert "demo" in bots
+    agent = bots["demo"].build(None, 7)
+    assert type(agent).__name__ == "RandomAgent"
+    assert "a bot of another package" in bots["demo"].description
+
+
+def play_hand(rules: RuleSet, seed: str, agents) -> tuple[list, list[int]]:
+    """One hand of ``agents`` (without claim windows); the actions and the deltas. The
+    engine refuses an illegal action (IllegalAction), so a finished hand is a legal one."""
+    hand = Match(rules.with_options(hands_per_match=1), seed, windows=False).hand
+    while not hand.ended:
+        seat = hand.to_act()[0]
+        hand.apply(agents[seat].act(observe(hand, seat), hand.legal_actions(seat)))
+    return [str(a) for a in hand.actions], hand.deltas
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_policy_plays_only_legal_actions_the_same_for_the_same_seed(preset):
+    rules = RuleSet.preset(preset)
+    net = small_net(3)
+    for h in range(3):
+        first = play_hand(rules, f"{preset}/{h}", [PolicyAgent(net) for _ in range(3)])
+        again = play_hand(rules, f"{preset}/{h}", [PolicyAgent(net) for _ in range(3)])
+        assert first == again and sum(first[1]) == 0
+
+
+def test_policy_agent_reads_the_env_tensor_own_declaration_included():
+    """At every decision the agent's planes are the env's for its seat (R13: built from the
+    Observation and its own 亮倒), in hands where seats declare."""
+    rules = RuleSet.preset()
+    checked = declared = 0
+    for h in range(30):
+        hand = Match(rules, f"own/{h}", windows=False).hand
+        encoder = HandEncoder(hand)
+        agents = [make_agent("heuristic:2", f"{h}/{s}") for s in range(3)]
+        watcher = PolicyAgent(small_net())
+        while not hand.ended:
+            seat = hand.to_act()[0]
+            legal = hand.legal_actions(seat)
+            obs = observe(hand, seat)
+            if seat == 0:
+                assert np.array_equal(watcher.tensor(obs), encoder.encode(0))
+                checked += 1
+                declared += obs.declared[0]
+            action = agents[seat].act(obs, legal)
+            if seat == 0:
+                watcher.remember(action)
+            hand.apply(action)
+    assert checked > 150 and declared > 5
+
+
+@pytest.mark.skipif(not LEARNED_WEIGHTS.exists(), reason="no shipped weights")
+def test_learned_bot_loads_the_shipped_weights_and_plays():
+    agent = make_agent("learned", 1)
+    assert agent.name == "learned" and agent.net.meta["format"] == "kawuxing-policy"
+    actions, deltas = play_hand(RuleSet.preset("xiaogan"), "learned/1",
+                                [agent, make_agent("expert", 2), make_agent("learned", 3)])
+    assert len(actions) > 10 and sum(deltas) == 0
