@@ -1,0 +1,87 @@
+"""``kawuxing train``: the learned bot's training run (see :mod:`kawuxing.learn.train`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from ..agents import check_bot
+from ..learn.fit import FitConfig
+from ..learn.train import RunConfig, run
+from .common import err, fail, out
+
+
+def train(
+    folder: Annotated[Path, typer.Argument(help="the run's folder (config, data, weights, log, curve)")],
+    hands: Annotated[int, typer.Option("--hands", help="self-play hands of the teacher to learn from")] = 30000,
+    teacher: Annotated[str, typer.Option("--teacher", help="the bot whose self-play is imitated")] = "expert",
+    epochs: Annotated[Optional[int], typer.Option("--epochs", help="passes over the data in all (default 8; with --resume: the new total)")] = None,
+    hidden: Annotated[str, typer.Option("--hidden", help="hidden layer widths, comma-separated")] = "512,256",
+    lr: Annotated[float, typer.Option("--lr", help="Adam's step size")] = 1e-3,
+    gate_deals: Annotated[int, typer.Option("--gate-deals", help="duplicate deals of each gate (0: no gate)")] = 200,
+    gate_reference: Annotated[str, typer.Option("--gate-reference", help="the bot the first checkpoint must beat")] = "heuristic:3",
+    seed: Annotated[int, typer.Option("--seed", help="the seed of the data and of the fit")] = 2026,
+    workers: Annotated[int, typer.Option("--workers", help="processes for self-play and gates (0: all cores)")] = 0,
+    rl_iterations: Annotated[Optional[int], typer.Option("--rl-iterations", help="PPO self-play iterations after the epochs (default 0; with --resume: the new total)")] = None,
+    rl_gate_every: Annotated[int, typer.Option("--rl-gate-every", help="self-play iterations between gates")] = 150,
+    resume: Annotated[bool, typer.Option("--resume", help="continue the run in FOLDER where it stopped")] = False,
+    export: Annotated[Optional[Path], typer.Option("--export", help="copy the best weights there at the end (a policy file)")] = None,
+) -> None:
+    """Train a policy network by imitation of a bot's self-play, with a value head, then
+    improve it by PPO self-play; every checkpoint is gated by a duplicate match
+    (docs/bots.md, "The learned bot"). The run's folder keeps the config,
+    the self-play shards, the last and the best weights, one log line an epoch and the
+    learning curve; --resume continues it (the config is read back; the other options but
+    --epochs and --rl-iterations are then ignored). Play the result with --bots policy:FOLDER/best.npz."""
+    try:
+        widths = [int(w) for w in hidden.split(",")]
+        if not widths or min(widths) < 1:
+            raise ValueError
+    except ValueError:
+        fail(f"--hidden {hidden!r}: layer widths, whole numbers of at least 1, comma-separated")
+    try:
+        check_bot(teacher)
+        check_bot(gate_reference)
+        for name, value, low in (("--hands", hands, 1), ("--epochs", 1 if epochs is None else epochs, 1),
+                                 ("--gate-deals", gate_deals, 0), ("--workers", workers, 0),
+                                 ("--rl-iterations", rl_iterations or 0, 0),
+                                 ("--rl-gate-every", rl_gate_every, 1)):
+            if value < low:
+                raise ValueError(f"{name} must be at least {low}, got {value}")
+        if not 0 < lr < 1:
+            raise ValueError(f"--lr must be between 0 and 1, got {lr}")
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"{folder}: not a folder")
+        if export is not None and not export.parent.is_dir():
+            raise ValueError(f"--export {export}: no folder {export.parent}")
+    except ValueError as exc:
+        fail(str(exc))
+    config = RunConfig(hands=hands, teacher=teacher, data_seed=seed, epochs=epochs or 8,
+                       fit=FitConfig(hidden=widths, lr=lr, seed=seed), gate_deals=gate_deals,
+                       gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
+                       rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
+                  disable=not err.is_terminal) as bar:
+        task = bar.add_task("training", total=None)
+
+        def progress(what: str, done: int, total: int) -> None:
+            bar.update(task, description=what, completed=done, total=total or None)
+
+        try:
+            last = run(folder, None if resume else config, resume,
+                       say=lambda line: out.print(line, highlight=False, markup=False),
+                       progress=progress, epochs=epochs if resume else None,
+                       rl_iterations=rl_iterations if resume else None)
+        except (FileExistsError, FileNotFoundError) as exc:
+            bar.stop()
+            fail(str(exc))
+    best = folder / "best.npz"
+    if export is not None and best.exists():
+        export.write_bytes(best.read_bytes())
+    out.print(f"best weights: {best if best.exists() else 'none passed a gate'}; "
+              f"last epoch: {last.get('epoch')}", highlight=False, markup=False)

@@ -1,0 +1,181 @@
+"""Supervised fitting of a :class:`~kawuxing.agents.policy.PolicyNet` in numpy: the policy head
+imitates the chosen actions (cross-entropy of the softmax over the legal actions only), the
+value head predicts the deciding seat's score change over the hand (squared error, base units
+scaled by :data:`VALUE_SCALE`). Adam, minibatches, a seeded order: the same data, seed and
+config give the same weights.
+
+Arrays are those of :mod:`kawuxing.learn.selfplay`; :func:`inputs` turns a batch of them into
+the ``float32 (B, 3060)`` planes the network reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..agents.policy import FEATURES, PolicyNet
+from ..envs.actions import NUM_ACTIONS
+from ..envs.tensors import SCORES
+from ..tiles import NUM_KINDS
+
+VALUE_SCALE = 16.0  # base units a unit of the value head's training target
+_STANDING = slice(SCORES * NUM_KINDS, SCORES * NUM_KINDS + 11)
+
+
+def inputs(planes: np.ndarray, standing: np.ndarray) -> np.ndarray:
+    """``float32 (B, 3060)``: ``planes`` ``int8 (B, 101, 30)`` with row 101 (``standing``
+    ``(B, 11)``, the rest 0) after them."""
+    b = len(planes)
+    x = np.zeros((b, FEATURES), np.float32)
+    x[:, :SCORES * NUM_KINDS] = planes.reshape(b, -1)
+    x[:, _STANDING] = standing
+    return x
+
+
+def masks(packed: np.ndarray) -> np.ndarray:
+    """``bool (B, 584)`` from the packed masks of a shard."""
+    return np.unpackbits(packed, axis=1, count=NUM_ACTIONS).astype(bool)
+
+
+@dataclass
+class FitConfig:
+    """``hidden``: layer widths; ``lr``: Adam's step; ``batch``: decisions a step;
+    ``value_weight``: the value loss's weight beside the policy's; ``seed``."""
+
+    hidden: list[int] = field(default_factory=lambda: [512, 256])
+    lr: float = 1e-3
+    batch: int = 512
+    value_weight: float = 0.5
+    seed: int = 0
+
+
+def init_net(in_scale: np.ndarray, config: FitConfig) -> PolicyNet:
+    """A new network (He-initialised layers, zero biases) reading ``in_scale``."""
+    rng = np.random.default_rng(config.seed)
+    sizes = [FEATURES] + list(config.hidden)
+
+    def layer(n_in: int, n_out: int, gain: float) -> tuple[np.ndarray, np.ndarray]:
+        w = rng.standard_normal((n_in, n_out)) * np.sqrt(gain / n_in)
+        return w.astype(np.float32), np.zeros(n_out, np.float32)
+
+    hidden = [layer(sizes[i], sizes[i + 1], 2.0) for i in range(len(config.hidden))]
+    return PolicyNet(in_scale.astype(np.float32), hidden, layer(sizes[-1], NUM_ACTIONS, 0.1),
+                     layer(sizes[-1], 1, 0.1))
+
+
+def input_scale(x: np.ndarray) -> np.ndarray:
+    """``(3060,)``: 1 over each input's largest magnitude in ``x`` (1 where it is at most 1)."""
+    return (1.0 / np.maximum(1.0, np.abs(x).max(axis=0))).astype(np.float32)
+
+
+class Trainer:
+    """Adam on a :class:`PolicyNet` (value head in units of :data:`VALUE_SCALE` while
+    training; :meth:`net_for_play` gives it in base units)."""
+
+    def __init__(self, net: PolicyNet, config: FitConfig) -> None:
+        self.net, self.config = net, config
+        self.params = [a for w, b in net.hidden for a in (w, b)] + [*net.pi, *net.value]
+        self.m = [np.zeros_like(p) for p in self.params]
+        self.v = [np.zeros_like(p) for p in self.params]
+        self.steps = 0
+
+    def forward(self, x: np.ndarray, mask: np.ndarray
+                ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+        """The layers' activations, the softmax over the legal actions ``(B, 584)`` and the
+        value head ``(B,)`` (training units), for :meth:`backward`."""
+        net = self.net
+        acts = [x * net.in_scale]
+        for w, b in net.hidden:
+            acts.append(np.maximum(acts[-1] @ w + b, 0.0))
+        h = acts[-1]
+        z = np.where(mask, h @ net.pi[0] + net.pi[1], -1e9)
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        return acts, p, (h @ net.value[0] + net.value[1])[:, 0]
+
+    def backward(self, acts: list[np.ndarray], dz: np.ndarray, dv: np.ndarray
+                 ) -> list[np.ndarray]:
+        """The gradients of every parameter (in :attr:`params` order) given the loss's
+        gradients on the logits ``dz (B, 584)`` and on the value ``dv (B,)``."""
+        net = self.net
+        h = acts[-1]
+        dv = dv[:, None]
+        grads_pi = [h.T @ dz, dz.sum(0)]
+        grads_v = [h.T @ dv, dv.sum(0)]
+        dh = dz @ net.pi[0].T + dv @ net.value[0].T
+        grads_hidden: list[np.ndarray] = []
+        for i in range(len(net.hidden) - 1, -1, -1):
+            dh = dh * (acts[i + 1] > 0)
+            grads_hidden[:0] = [acts[i].T @ dh, dh.sum(0)]
+            if i:
+                dh = dh @ net.hidden[i][0].T
+        return grads_hidden + grads_pi + grads_v
+
+    def loss_and_grads(self, x: np.ndarray, mask: np.ndarray, action: np.ndarray,
+                       outcome: np.ndarray) -> tuple[float, float, list[np.ndarray]]:
+        """Policy loss, value loss (mean squared error in scaled units) and the gradients of
+        their weighted sum, for a batch."""
+        acts, p, value = self.forward(x, mask)
+        n = len(action)
+        rows = np.arange(n)
+        policy_loss = float(-np.log(p[rows, action] + 1e-12).mean())
+        err = value - outcome / VALUE_SCALE
+        value_loss = float((err ** 2).mean())
+        dz = p
+        dz[rows, action] -= 1
+        dz /= n
+        dv = (2 * self.config.value_weight / n) * err
+        return policy_loss, value_loss, self.backward(acts, dz, dv)
+
+    def apply(self, grads: list[np.ndarray]) -> None:
+        """One Adam step along ``grads``."""
+        self.steps += 1
+        lr, b1, b2 = self.config.lr, 0.9, 0.999
+        c1, c2 = 1 - b1 ** self.steps, 1 - b2 ** self.steps
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            p -= lr * (m / c1) / (np.sqrt(v / c2) + 1e-8)
+
+    def step(self, x, mask, action, outcome) -> tuple[float, float]:
+        """One Adam step on a batch; returns its (policy, value) losses."""
+        pl, vl, grads = self.loss_and_grads(x, mask, action, outcome)
+        self.apply(grads)
+        return pl, vl
+
+    def net_for_play(self, meta: dict) -> PolicyNet:
+        """A copy of the network with the value head in base units and ``meta``."""
+        net = self.net
+        w, b = net.value
+        return PolicyNet(net.in_scale.copy(), [(w_.copy(), b_.copy()) for w_, b_ in net.hidden],
+                         (net.pi[0].copy(), net.pi[1].copy()),
+                         (w * VALUE_SCALE, b * VALUE_SCALE), meta)
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Adam's moments and step count, to resume (arrays by name)."""
+        out = {f"m{i}": m for i, m in enumerate(self.m)}
+        out.update({f"v{i}": v for i, v in enumerate(self.v)})
+        out["steps"] = np.array(self.steps)
+        return out
+
+    def load_state(self, state: dict[str, np.ndarray]) -> None:
+        """Resume Adam from :meth:`state`'s arrays."""
+        for i in range(len(self.params)):
+            self.m[i][...] = state[f"m{i}"]
+            self.v[i][...] = state[f"v{i}"]
+        self.steps = int(state["steps"])
+
+
+def agreement(net: PolicyNet, x: np.ndarray, mask: np.ndarray, action: np.ndarray,
+              batch: int = 4096) -> float:
+    """The share of decisions where the network's best legal action is ``action``."""
+    hits = 0
+    for i in range(0, len(action), batch):
+        logits, _ = net.forward(x[i:i + batch])
+        logits = np.where(mask[i:i + batch], logits, -np.inf)
+        hits += int((logits.argmax(1) == action[i:i + batch]).sum())
+    return hits / max(1, len(action))

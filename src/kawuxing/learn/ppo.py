@@ -1,0 +1,131 @@
+"""Improvement by self-play: PPO (clipped policy gradient with the value head as baseline) on
+the batched env, every seat of every hand played by the network being trained.
+
+One *iteration* steps :class:`~kawuxing.envs.VectorEnv` ``steps`` times with ``envs`` hands,
+each deciding seat sampling its action from the softmax over its legal actions. A decision's
+return is its seat's score change from that decision to the end of the hand (base units,
+R6.6-R11; undiscounted: a hand is short and ends, R10); a decision enters training once its
+hand has ended (hands run on across iterations, so no return is cut short). The advantage is
+the return less the value head's estimate, normalised over the batch; the loss is PPO's
+clipped surrogate, the value's squared error and an entropy bonus (:class:`PPOConfig`).
+The network reads only each seat's own planes (R13); no privileged input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..envs.vector import VectorEnv
+from .fit import VALUE_SCALE, Trainer
+
+
+@dataclass
+class PPOConfig:
+    """``envs`` hands stepped together; ``steps`` env steps an iteration; ``epochs`` passes
+    over each batch in minibatches of ``minibatch``; ``lr``; ``clip`` (PPO's ε); ``entropy``
+    and ``value_weight``: the weights of the entropy bonus and of the value loss; ``seed``."""
+
+    envs: int = 64
+    steps: int = 48
+    epochs: int = 3
+    minibatch: int = 1024
+    lr: float = 3e-5
+    clip: float = 0.1
+    entropy: float = 0.002
+    value_weight: float = 0.5
+    seed: int = 0
+
+    def to_json(self) -> dict:
+        """The config as JSON."""
+        return asdict(self)
+
+
+class SelfPlay:
+    """Rollouts of a :class:`~.fit.Trainer`'s network on a :class:`VectorEnv` (``rules``: a
+    preset, a RuleSet or a list of them, one drawn a hand) and its PPO updates."""
+
+    def __init__(self, trainer: Trainer, config: PPOConfig, rules=None) -> None:
+        self.trainer, self.config = trainer, config
+        self.env = VectorEnv(config.envs, rules, seed=config.seed)
+        self.rng = np.random.default_rng(config.seed)
+        self.obs, self.mask, self.seat = self.env.reset()
+        # per hand: the decisions not yet finished: [x int8-able, mask, action, logp, value,
+        # seat, return so far]
+        self.pending: list[list[list]] = [[] for _ in range(config.envs)]
+        self.hands = 0
+
+    def rollout(self) -> dict[str, np.ndarray]:
+        """Step the env ``steps`` times; the decisions of the hands that ended, as arrays
+        ``x (N, 3060)``, ``mask``, ``action``, ``logp``, ``value``, ``ret`` (base units)."""
+        env, cfg, trainer = self.env, self.config, self.trainer
+        done_rows: list[list] = []
+        n = cfg.envs
+        for _ in range(cfg.steps):
+            x = self.obs.reshape(n, -1)
+            _, p, value = trainer.forward(x, self.mask)
+            # sample from p: the first index whose cumulative probability passes a uniform
+            u = self.rng.random((n, 1))
+            actions = np.minimum((p.cumsum(1) < u).sum(1), p.shape[1] - 1)
+            actions = np.where(self.mask[np.arange(n), actions], actions, p.argmax(1))
+            logp = np.log(p[np.arange(n), actions] + 1e-12)
+            for i in range(n):
+                self.pending[i].append([x[i].copy(), self.mask[i].copy(), int(actions[i]),
+                                        float(logp[i]), float(value[i]), int(self.seat[i]), 0.0])
+            self.obs, self.mask, self.seat, rewards, dones = env.step(actions)
+            for i in range(n):
+                r = rewards[i]
+                if r.any():
+                    for rec in self.pending[i]:
+                        rec[6] += float(r[rec[5]])
+                if dones[i]:
+                    done_rows += self.pending[i]
+                    self.pending[i] = []
+                    self.hands += 1
+        if not done_rows:
+            return {}
+        return {"x": np.stack([r[0] for r in done_rows]),
+                "mask": np.stack([r[1] for r in done_rows]),
+                "action": np.array([r[2] for r in done_rows]),
+                "logp": np.array([r[3] for r in done_rows], np.float32),
+                "value": np.array([r[4] for r in done_rows], np.float32),
+                "ret": np.array([r[6] for r in done_rows], np.float32)}
+
+    def update(self, batch: dict[str, np.ndarray]) -> dict[str, float]:
+        """PPO's epochs over ``batch``; returns the mean policy loss, value loss, entropy,
+        approximate KL and the share of clipped ratios."""
+        cfg, trainer = self.config, self.trainer
+        n = len(batch["action"])
+        target = batch["ret"] / VALUE_SCALE
+        adv = target - batch["value"]
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        stats = []
+        for _ in range(cfg.epochs):
+            order = self.rng.permutation(n)
+            for start in range(0, n, cfg.minibatch):
+                rows = order[start:start + cfg.minibatch]
+                b = len(rows)
+                acts, p, value = trainer.forward(batch["x"][rows], batch["mask"][rows])
+                a = batch["action"][rows]
+                idx = np.arange(b)
+                logp = np.log(p[idx, a] + 1e-12)
+                ratio = np.exp(logp - batch["logp"][rows])
+                A = adv[rows]
+                active = ((ratio < 1 + cfg.clip) | (A < 0)) & ((ratio > 1 - cfg.clip) | (A > 0))
+                coef = (ratio * A * active / b)[:, None]
+                onehot = np.zeros_like(p)
+                onehot[idx, a] = 1
+                dz = -coef * (onehot - p)
+                logs = np.log(p + 1e-12) * (p > 0)
+                entropy = -(p * logs).sum(1)
+                dz += cfg.entropy / b * p * (logs + entropy[:, None])
+                err = value - target[rows]
+                dv = (2 * cfg.value_weight / b) * err
+                trainer.apply(trainer.backward(acts, dz, dv))
+                surrogate = np.minimum(ratio * A, np.clip(ratio, 1 - cfg.clip,
+                                                          1 + cfg.clip) * A)
+                stats.append((-surrogate.mean(), (err ** 2).mean(), entropy.mean(),
+                              (batch["logp"][rows] - logp).mean(), 1 - active.mean()))
+        keys = ("policy_loss", "value_loss", "entropy", "kl", "clipped")
+        return {k: round(float(v), 4) for k, v in zip(keys, np.mean(stats, axis=0))}

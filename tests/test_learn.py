@@ -1,0 +1,123 @@
+"""The training pipeline of the learned bot (issue 32): self-play records, the numpy fit's
+gradients, and a tiny run of ``kawuxing train`` end to end, resumed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from kawuxing.agents.policy import PolicyNet
+from kawuxing.envs.actions import NUM_ACTIONS
+from kawuxing.learn.fit import FitConfig, Trainer, init_net, inputs, masks
+from kawuxing.learn.selfplay import PRESET_MIX, generate, load_shards, play_hand
+
+
+def test_self_play_records_choices_with_the_hand_outcome():
+    rows = play_hand("t/1", ("heuristic", "heuristic:2", "random"))
+    again = play_hand("t/1", ("heuristic", "heuristic:2", "random"))
+    assert len(rows) > 10 and len(rows) == len(again)
+    outcomes = {}
+    for (planes, standing, mask, action, seat, preset, outcome), other in zip(rows, again):
+        assert np.array_equal(planes, other[0]) and action == other[3]  # same seed, same data
+        assert planes.shape == (101, 30) and planes.dtype == np.int8
+        assert mask.sum() >= 2 and mask[action]  # a choice, and the action chosen is legal
+        assert 0 <= preset < len(PRESET_MIX)
+        outcomes[seat] = outcome
+    assert len(outcomes) == 3 and sum(outcomes.values()) == 0  # the hand's deltas
+
+
+def test_shards_hold_what_the_module_says(tmp_path):
+    written = list(generate(tmp_path, 3, seed=5, bots=("random",) * 3, per_shard=2))
+    assert [p.name for p, _ in written] == ["shard-00000.npz", "shard-00001.npz"]
+    assert list(generate(tmp_path, 3, seed=5, bots=("random",) * 3, per_shard=2)) == []
+    data = load_shards(tmp_path)
+    n = sum(k for _, k in written)
+    assert data["planes"].shape == (n, 101, 30) and data["mask"].shape == (n, 73)
+    m = masks(data["mask"])
+    assert m.shape == (n, NUM_ACTIONS) and m[np.arange(n), data["action"]].all()
+    x = inputs(data["planes"][:5], data["standing"][:5])
+    assert x.shape == (5, 3060) and np.array_equal(x[:, 3030:3041], data["standing"][:5])
+
+
+def test_fit_gradients_match_finite_differences():
+    rng = np.random.default_rng(0)
+    config = FitConfig(hidden=[8, 6], value_weight=0.5)
+    net = init_net(np.ones(3060, np.float32), config)
+    for _, b in net.hidden:
+        b += rng.standard_normal(b.shape).astype(np.float32) * 0.1
+    x = rng.standard_normal((5, 3060)).astype(np.float32)
+    mask = rng.random((5, NUM_ACTIONS)) < 0.05
+    mask[:, :3] = True
+    action = np.array([0, 1, 2, 1, 0])
+    outcome = rng.standard_normal(5).astype(np.float32) * 10
+    trainer = Trainer(net, config)
+    _, _, grads = trainer.loss_and_grads(x, mask, action, outcome)
+
+    def loss() -> float:
+        p, v, _ = trainer.loss_and_grads(x, mask, action, outcome)
+        return p + config.value_weight * v
+
+    for param, grad in zip(trainer.params, grads):
+        for _ in range(3):
+            at = tuple(int(rng.integers(0, s)) for s in param.shape)
+            if param.ndim == 2 and param.shape[1] == NUM_ACTIONS:
+                at = (at[0], int(rng.integers(0, 3)))  # a legal column: a gradient not 0
+            old = param[at]
+            param[at] = old + 1e-2
+            up = loss()
+            param[at] = old - 1e-2
+            down = loss()
+            param[at] = old
+            assert (up - down) / 2e-2 == pytest.approx(float(grad[at]), rel=0.05, abs=1e-4)
+
+
+def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
+    run = tmp_path / "run"
+    base = [sys.executable, "-m", "kawuxing.cli", "train", str(run), "--hands", "6",
+            "--teacher", "heuristic:2", "--hidden", "16", "--gate-deals", "2",
+            "--gate-reference", "random", "--workers", "1", "--seed", "3"]
+    done = subprocess.run(base + ["--epochs", "1"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    config = json.loads((run / "config.json").read_text())
+    assert config["config"]["teacher"] == "heuristic:2" and config["config"]["epochs"] == 1
+    assert "commit" in config
+    lines = [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
+    assert [(x["stage"], x["epoch"]) for x in lines] == [("imitation", 1)]
+    gate = lines[0]["gate"]
+    assert gate["against"] == "random" and gate["deals"] == 2
+    assert lines[0]["best"] == gate["passed"] == (gate["ci95"][0] > 0)
+    assert (run / "best.npz").exists() == gate["passed"]
+    PolicyNet.load(run / "last.npz")  # a policy file the registry can seat
+    again = subprocess.run(base[:5] + ["--resume", "--epochs", "2", "--rl-iterations", "2"],
+                           capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    lines = [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
+    assert [(x["stage"], x.get("epoch"), x.get("iteration")) for x in lines] == [
+        ("imitation", 1, None), ("imitation", 2, None), ("self-play", None, 2)]
+    assert lines[1]["seconds"] > lines[0]["seconds"]
+    assert lines[2]["hands"] > 0 and lines[2]["decisions"] > 0 and lines[2]["entropy"] > 0
+    saved = json.loads((run / "config.json").read_text())["config"]
+    assert saved["epochs"] == 2 and saved["rl_iterations"] == 2
+    assert (run / "curve.png").stat().st_size > 1000
+    fresh = subprocess.run(base + ["--epochs", "1"], capture_output=True, text=True, timeout=60)
+    assert fresh.returncode == 2 and "holds a run already" in fresh.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--hidden", "0"], "--hidden '0': layer widths"),
+    (["--epochs", "0"], "--epochs must be at least 1, got 0"),
+    (["--teacher", "nobody"], "unknown bot 'nobody'"),
+    (["--lr", "2"], "--lr must be between 0 and 1, got 2.0"),
+    (["--resume"], "no run to resume"),
+    (["--rl-gate-every", "0"], "--rl-gate-every must be at least 1, got 0"),
+])
+def test_train_refuses_bad_input_with_one_line(tmp_path, args, words):
+    done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(tmp_path / "r"),
+                           *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and words in done.stderr
