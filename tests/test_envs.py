@@ -3,12 +3,8 @@ table and the observation tensors (RULES.md R13: a seat's tensor is its Observat
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import subprocess
-import sys
 import warnings
-from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -316,35 +312,6 @@ def test_face_down_choices_and_piao_have_their_own_indices():
         index_action(table.PIAO_BASE + 4, 0, counts, rules)
     with pytest.raises(UnmappedAction):
         action_index(Action(0, PIAO, piao=3), counts, rules)
-
-
-def test_behaviour_cloning_example_learns_and_plays_in_the_arena():
-    """examples/train_bc.py, tiny: two expert hands, three epochs, two arena deals."""
-    path = Path(__file__).parent.parent / "examples" / "train_bc.py"
-    spec = importlib.util.spec_from_file_location("train_bc", path)
-    train_bc = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train_bc)
-    r = train_bc.run(hands=2, epochs=3, deals=2, hidden=32, seed=1)
-    assert r["samples"] > 20 and r["held_out"] > 0
-    assert r["loss"][-1] < r["loss"][0]
-    assert r["agreement_train"] > r["agreement_chance"]  # it learnt something of the expert
-    assert r["arena"]["deals"] == 2 and r["arena"]["hands"] == 12  # six arrangements a deal
-
-
-@pytest.mark.parametrize("args, words", [
-    (["--hands", "0"], "argument --hands: 0 is below 2"),
-    (["--epochs", "0"], "argument --epochs: 0 is below 1"),
-    (["--deals", "0"], "argument --deals: 0 is below 1"),
-    (["--data", "/no/such/folder/bc.npz"], "--data /no/such/folder/bc.npz: no folder /no/such/folder"),
-])
-def test_behaviour_cloning_example_checks_its_arguments(args, words):
-    """One usage error (exit 2) before any work, not a traceback."""
-    path = Path(__file__).parent.parent / "examples" / "train_bc.py"
-    done = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.splitlines()[-1] == f"train_bc.py: error: {words}"
-    assert "Traceback" not in done.stderr
 
 
 def reference_tensor(obs, shown=None, standing=None) -> np.ndarray:

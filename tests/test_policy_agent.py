@@ -6,10 +6,8 @@ Observation is read)."""
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -38,15 +38,16 @@ def human(nickname: str) -> dict:
 
 
 def test_the_persona_table():
-    """20 personas, 4 per level; every id, Chinese name and English name is used once."""
-    assert len(PERSONAS) == 20 and {len(p) for p in POOLS.values()} == {4}
-    assert len({p.id for p in PERSONAS}) == len({p.zh for p in PERSONAS}) == 20
-    assert len({fold(p.en) for p in PERSONAS}) == 20
+    """24 personas, 4 per level; every id, Chinese name and English name is used once."""
+    assert len(PERSONAS) == 24 and {len(p) for p in POOLS.values()} == {4}
+    assert len({p.id for p in PERSONAS}) == len({p.zh for p in PERSONAS}) == 24
+    assert len({fold(p.en) for p in PERSONAS}) == 24
     assert BY_ID["lao_zhang"].zh == "老张" and BY_ID["lao_zhang"].en == "Lao Zhang"
     assert BY_ID["lao_zhang"].public() == {"id": "lao_zhang", "key": "persona_lao_zhang"}
     assert pool_of("heuristic") == pool_of("heuristic:3") == POOLS[("heuristic", 3)]
     assert pool_of("random") == POOLS[("random", None)]
     assert pool_of("expert") == POOLS[("expert", None)]
+    assert pool_of("learned") == POOLS[("learned", None)]
     assert pool_of("no-such-bot") == PERSONAS
 
 

@@ -154,10 +154,11 @@ def test_rules_towns_and_common_picks(rules):
 
 
 def test_bots_registry(bots):
-    """The registry: random, heuristic with levels 1-3 (bare name = level 3), expert; the
+    """The registry: random, heuristic with levels 1-3 (bare name = level 3), expert, learned
+    (policy:PATH is not listed: a room seats no file); the
     choices a form offers, strongest first, with their label keys; the default and suggested
     bot."""
-    assert [b["name"] for b in bots["bots"]] == ["random", "heuristic", "expert"]
+    assert [b["name"] for b in bots["bots"]] == ["random", "heuristic", "expert", "learned"]
     heuristic = bots["bots"][1]
     assert heuristic["levels"] == [1, 2, 3] and heuristic["default_level"] == 3
     assert heuristic["specs"] == ["heuristic:3", "heuristic:2", "heuristic:1"]
@@ -165,6 +166,7 @@ def test_bots_registry(bots):
     assert all(b["description"] for b in bots["bots"])
     assert bots["bots"][2]["levels"] == [] and bots["bots"][2]["specs"] == ["expert"]
     assert bots["choices"] == [
+        {"spec": "learned", "label": "seatkind_learned"},
         {"spec": "expert", "label": "seatkind_expert"},
         {"spec": "heuristic:3", "label": "seatkind_heuristic_3"},
         {"spec": "heuristic:2", "label": "seatkind_heuristic_2"},

@@ -69,7 +69,7 @@ def check_arena_bots(bots: list[str], players: dict[str, PlayerFactory] | None =
     Raises ``ValueError`` for an empty or unknown name or level, a command that cannot be
     run, too few or too many bots, or a bot named twice (nothing to compare). A name of ``players``
     is an agent built in Python (:data:`PlayerFactory`), e.g. a trained policy
-    (examples/train_bc.py).
+    (``kawuxing.agents.policy.PolicyAgent`` of a network in memory).
     """
     specs = [b.strip() for b in bots]
     if "" in specs:
@@ -142,13 +142,15 @@ class DealResult:
 
 def play_deal(rules: RuleSet, bots: list[str], seed: int | str, deal: int,
               bot_timeout: float = DEFAULT_TIMEOUT,
-              players: dict[str, PlayerFactory] | None = None) -> DealResult:
+              players: dict[str, PlayerFactory] | None = None,
+              bot_stderr: bool = False) -> DealResult:
     """Play deal ``deal`` once per arrangement of ``bots`` (see the module docstring for the
     wall, the dealer and the agents' seeds). A ``cmd:`` bot is one program per seat for the
     whole deal (:class:`~kawuxing.botproto.seat.CommandBot`, ``bot_timeout`` seconds per
-    decision); a hand with one opens a claim window after every discard (R13.2: the program
-    is asked, ``pass`` only when it holds no option; the registry bots without an option pass
-    unasked). A name of ``players`` is built by its factory. Raises ``ValueError`` for a bad
+    decision; ``bot_stderr``: its stderr shown as it writes); a hand with one opens a claim
+    window after every discard (R13.2) and every seat without an option passes unasked, as
+    through the bridge (the program sees the events). A name of ``players`` is built by its
+    factory. Raises ``ValueError`` for a bad
     bot, :class:`~kawuxing.botproto.BotError` when a program fails (the hand is left as it
     was; every program of the deal is closed)."""
     wall_seed = f"{seed}/deal/{deal}"
@@ -158,7 +160,8 @@ def play_deal(rules: RuleSet, bots: list[str], seed: int | str, deal: int,
     try:
         for number, seats in enumerate(arrangements(bots)):
             agents = [players[spec](f"{wall_seed}/seat/{s}") if players and spec in players
-                      else programs.setdefault((spec, s), CommandBot(spec, bot_timeout))
+                      else programs.setdefault((spec, s), CommandBot(
+                          spec, bot_timeout, show_stderr=bot_stderr))
                       if is_command(spec) else make_agent(spec, f"{wall_seed}/seat/{s}")
                       for s, spec in enumerate(seats)]
             outside = any(isinstance(a, CommandBot) for a in agents)
@@ -167,7 +170,7 @@ def play_deal(rules: RuleSet, bots: list[str], seed: int | str, deal: int,
             while not hand.ended:
                 seat = hand.to_act()[0]
                 agent = agents[seat]
-                if not isinstance(agent, CommandBot) and seat in hand.idle_seats():
+                if seat in hand.idle_seats():  # a lone pass is never asked (R13.2)
                     hand.apply(Action(seat, PASS))
                     continue
                 wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -386,11 +389,13 @@ def run_arena(bots: list[str], deals: int, rules: RuleSet, seed: int | str = 0,
               workers: int = 1, progress: Callable[[int], None] | None = None,
               preset: str = "standard", options: list[str] | None = None,
               bot_timeout: float = DEFAULT_TIMEOUT,
-              players: dict[str, PlayerFactory] | None = None) -> ArenaReport:
+              players: dict[str, PlayerFactory] | None = None,
+              bot_stderr: bool = False) -> ArenaReport:
     """Play ``deals`` deals of ``bots`` (2 or 3 distinct specs) in every arrangement on
     ``workers`` processes and summarize them; ``progress(1)`` after each deal. ``preset`` and
     ``options`` only name the rules in the report; ``bot_timeout``: seconds per decision of a
-    ``cmd:`` bot; ``players``: names of agents built in Python (:data:`PlayerFactory`).
+    ``cmd:`` bot; ``players``: names of agents built in Python (:data:`PlayerFactory`);
+    ``bot_stderr``: a ``cmd:`` bot's stderr shown as it writes.
     Raises ``ValueError`` for bad bots, fewer than one deal or worker, a
     timeout not above 0; :class:`~kawuxing.botproto.BotError` when an outside bot fails (the
     run stops: no report)."""
@@ -399,7 +404,7 @@ def run_arena(bots: list[str], deals: int, rules: RuleSet, seed: int | str = 0,
         raise ValueError("deals and workers must be at least 1")
     if not bot_timeout > 0:
         raise ValueError("the bot timeout must be above 0 seconds")
-    jobs = [(rules, bots, seed, d, bot_timeout, players) for d in range(deals)]
+    jobs = [(rules, bots, seed, d, bot_timeout, players, bot_stderr) for d in range(deals)]
     start = time.perf_counter()
     results: list[DealResult] = []
     pool = None

@@ -10,8 +10,8 @@ view (R13) — so the program learns no more than the seat's player would.
   hand's events as they come (each once, by its ``n``).
 - A view with legal actions not asked yet (hand and version): a ``request``; the answer is
   checked against the view's legal actions before anything is sent. A lone ``pass`` (no
-  option on the tile on the table, R13.2) is asked too, but not sent: the server passes for
-  the seat.
+  option on the tile on the table, R13.2) is not asked: the server passes for the seat, as
+  the arena does (the program sees the events).
 - The hand over: ``end_hand`` (the view's result), and ``ready`` to the server;
   ``match_end``: ``bye`` with the totals, and the bridge returns them.
 
@@ -139,6 +139,8 @@ class Bridge:
             return
         self.asked = (number, version)
         legal = [action_from_json(a) for a in view["legal"]]
+        if [a.verb for a in legal] == [PASS]:
+            return  # no option: the server passes for the seat (R13.2), unasked
         self.requests += 1
         try:
             check_unasked(self.bot)
@@ -149,7 +151,5 @@ class Bridge:
                        f"{self.requests} ({view['phase']}): {exc}")
             self._tell(messages.error(problem))
             raise BotError(problem) from None
-        if [a.verb for a in legal] == [PASS]:
-            return  # no option: the server passes for the seat (R13.2)
         self._send({"type": "action", "id": f"{self.prefix}-{self.requests}",
                     "version": version, "action": action.to_json()})

@@ -41,22 +41,26 @@ class BotProcess:
     """``command`` (a shell-like string, :func:`parse_command`) running, with line I/O.
 
     :meth:`send` queues one line; :meth:`receive` waits at most ``timeout`` seconds for the
-    next line of output; :meth:`close` ends the program. Raises :class:`BotError` (also when
-    the command cannot be started)."""
+    next line of output; :meth:`close` ends the program. ``show_stderr``: the program's
+    stderr goes to ours as it is written (its logging, for debugging a bot), instead of being
+    kept to quote when it dies. Raises :class:`BotError` (also when the command cannot be
+    started)."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, show_stderr: bool = False) -> None:
         self.command = command
         try:
             self.proc = subprocess.Popen(
                 parse_command(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
-                bufsize=1)
+                stderr=None if show_stderr else subprocess.PIPE, text=True,
+                encoding="utf-8", errors="replace", bufsize=1)
         except (OSError, ValueError) as exc:
             raise BotError(f"cannot start bot {command!r}: {exc}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self.outbox: queue.Queue[str | None] = queue.Queue()
-        for target in (self._read_stdout, self._read_stderr, self._write):
+        readers = (self._read_stdout, self._write) if show_stderr else (
+            self._read_stdout, self._read_stderr, self._write)
+        for target in readers:
             threading.Thread(target=target, daemon=True).start()
 
     def _read_stdout(self) -> None:

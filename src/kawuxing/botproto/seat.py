@@ -80,10 +80,11 @@ class CommandBot:
     name = "cmd"
 
     def __init__(self, spec: str, timeout: float = DEFAULT_TIMEOUT,
-                 pipe: Pipe | None = None) -> None:
+                 pipe: Pipe | None = None, show_stderr: bool = False) -> None:
         self.spec = spec.strip()
         self.timeout = timeout
         self.pipe = pipe
+        self.show_stderr = show_stderr
         self.hand: Hand | None = None
         self.sent = 0  # events of ``hand`` already sent
         self.greeted = False
@@ -95,7 +96,7 @@ class CommandBot:
 
     def _catch_up(self, hand: Hand, seat: int) -> None:
         if self.pipe is None:
-            self.pipe = BotProcess(self.spec[len(CMD_PREFIX):])
+            self.pipe = BotProcess(self.spec[len(CMD_PREFIX):], self.show_stderr)
         if not self.greeted:
             self._send(messages.hello())
             self.greeted = True

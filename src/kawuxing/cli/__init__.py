@@ -10,6 +10,7 @@ One module per command group; bad input is one clear line on stderr and exit sta
 - :mod:`kawuxing.cli.bots`        ``hint`` and ``simulate``: the bots
 - :mod:`kawuxing.cli.arena`       ``arena``: duplicate-format bot matches
 - :mod:`kawuxing.cli.train`       ``train``: the learned bot's training run
+- :mod:`kawuxing.cli.review`      ``review``: the AI review (复盘) of a seat's play in a record
 - :mod:`kawuxing.cli.connect`     ``connect``: a bot program plays a seat of a server room
 - :mod:`kawuxing.cli.serve`       ``serve``: the game server
 - :mod:`kawuxing.cli.common`      what they share: consoles, the one-line error, rule options
@@ -21,7 +22,8 @@ from __future__ import annotations
 
 import typer
 
-from . import arena, bots, conformance, connect, records, scoring, serve, train, verify
+from . import (arena, bots, conformance, connect, records, review, scoring, serve, train,
+               verify)
 from .common import OneLineErrors
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True,
@@ -36,6 +38,7 @@ app.command()(bots.hint)
 app.command()(bots.simulate)
 app.command()(arena.arena)
 app.command()(train.train)
+app.command()(review.review)
 app.command()(connect.connect)
 app.command()(serve.serve)
 

@@ -36,6 +36,7 @@ def arena(
     as_json: Annotated[bool, typer.Option("--json", help="end with one JSON summary line")] = False,
     bot_timeout: Annotated[float, typer.Option("--bot-timeout", help="seconds a cmd: bot may take per decision")] = DEFAULT_TIMEOUT,
     chart: Annotated[Optional[Path], typer.Option("--chart", help="write a bar chart (.png, .svg or .pdf; needs matplotlib)")] = None,
+    bot_stderr: Annotated[bool, typer.Option("--bot-stderr", help="show a cmd: bot's stderr as it writes (else kept to quote when it fails)")] = False,
 ) -> None:
     """Duplicate-format matches: each deal (one wall, one dealer) is played as one hand in six
     seat arrangements (two bots A,B: ABB BAB BBA AAB ABA BAA; three: the six permutations), so
@@ -69,7 +70,7 @@ def arena(
         try:
             report = run_arena(names, deals, ruleset, seed, workers or os.cpu_count() or 1,
                                lambda n: bar.advance(task, n), rules, list(option or []),
-                               bot_timeout)
+                               bot_timeout, bot_stderr=bot_stderr)
         except BotError as exc:
             bar.stop()
             fail(str(exc))

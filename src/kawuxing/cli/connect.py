@@ -20,6 +20,7 @@ def connect(
     bot: Annotated[str, typer.Option("--bot", help="the bot's command, e.g. \"node examples/bot.js\"")],
     server: Annotated[str, typer.Option("--server", help="the server's address")] = "http://127.0.0.1:8000",
     timeout: Annotated[float, typer.Option("--timeout", help="seconds the bot may take per decision")] = DEFAULT_TIMEOUT,
+    bot_stderr: Annotated[bool, typer.Option("--bot-stderr", help="show the bot's stderr as it writes (else kept to quote when it fails)")] = False,
 ) -> None:
     """Play the seat of TOKEN in ROOM with a bot program speaking the JSON-lines bot protocol
     on stdin/stdout, to the end of the match: the bridge is the seat's WebSocket client and
@@ -39,7 +40,7 @@ def connect(
     except ValueError as exc:
         fail(str(exc))
     try:
-        program = BotProcess(bot)
+        program = BotProcess(bot, bot_stderr)
     except BotError as exc:
         fail(str(exc))
     try:

@@ -46,6 +46,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..engine.hand import Hand
 from ..engine.match import Match
 from ..engine.state import ENDED
 from ..rules import RuleSet

@@ -69,16 +69,21 @@ POOLS: dict[tuple[str, int | None], tuple[Persona, ...]] = {
                        Persona("zhao_diedie", "赵爹爹", "Zhao Diedie"),
                        Persona("qian_popo", "钱婆婆", "Qian Popo"),
                        Persona("sun_shifu", "孙师傅", "Sun Shifu")),
+    ("learned", None): (Persona("a_jie", "阿杰", "A Jie"),
+                        Persona("xiao_yang", "小杨", "Xiao Yang"),
+                        Persona("huang_laoshi", "黄老师", "Huang Laoshi"),
+                        Persona("wu_jie", "吴姐", "Wu Jie")),
 }
 PERSONAS: tuple[Persona, ...] = tuple(p for pool in POOLS.values() for p in pool)
 
 # The traditional (and variant) forms of the characters of the bots' Chinese names, as the
 # simplified ones the names are written in: 老張 and 劉婆婆 are 老张 and 刘婆婆 (a player's name
 # may not pass for a bot's in either script; seats.clean_nickname, identity.skeleton). The
-# other characters of the names (小 老 王 李 胡 哥 姐 婆 爹 伢 毛 胖 妹 表 周 傅) are one form in both.
+# other characters of the names (小 老 王 李 胡 哥 姐 婆 爹 伢 毛 胖 妹 表 周 傅 阿) are one form in both.
 TRADITIONAL = str.maketrans({"張": "张", "陳": "陈", "劉": "刘", "師": "师", "趙": "赵",
                              "錢": "钱", "孫": "孙", "麼": "幺", "么": "幺", "鬍": "胡",
-                             "錶": "表", "週": "周"})
+                             "錶": "表", "週": "周", "傑": "杰", "楊": "杨", "黃": "黄",
+                             "吳": "吴"})
 
 
 def simplified(name: str) -> str:
