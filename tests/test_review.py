@@ -54,6 +54,12 @@ def test_review_values_losses_and_agreement():
 def test_review_refuses_a_hand_in_play_and_bad_seats(tmp_path):
     with pytest.raises(ReviewError, match="the hand is not over"):
         review(played("review/live", stop=10), 0)
+    cut = played("review/3")
+    cut["actions"] = cut["actions"][:20]  # a result, but the actions stop early
+    with pytest.raises(ReviewError, match="its actions stop before the end"):
+        review(cut, 0)
+    with pytest.raises(ReviewError, match="a JSON object is expected"):
+        review([1, 2], 0)
     with pytest.raises(ReviewError, match="seats are 0, 1 and 2"):
         review(played("review/1"), 3)
     path = tmp_path / "hand.json"

@@ -48,11 +48,16 @@ def review(record: dict, seat: int) -> dict:
     record."""
     if seat not in (0, 1, 2):
         raise ReviewError(f"seat {seat!r}: seats are 0, 1 and 2")
+    if not isinstance(record, dict):
+        raise ReviewError("not a hand record: a JSON object is expected")
     if not record.get("result"):
         raise ReviewError("the hand is not over: a record is reviewed once its hand has ended "
                           "(it holds the wall, R13)")
     hand = replay(record, 0)
     full = replay(record)
+    if not full.ended:
+        raise ReviewError("the hand is not over: its actions stop before the end (a record is "
+                          "reviewed once its hand has ended, R13)")
     decisions = []
     for step, action in enumerate(full.actions):
         if action.seat == seat:

@@ -56,6 +56,8 @@ def train(
             raise ValueError(f"--lr must be between 0 and 1, got {lr}")
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"{folder}: not a folder")
+        if export is not None and export.is_dir():
+            raise ValueError(f"--export {export}: a folder; name the file to write")
         if export is not None and not export.parent.is_dir():
             raise ValueError(f"--export {export}: no folder {export.parent}")
     except ValueError as exc:

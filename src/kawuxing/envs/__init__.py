@@ -23,7 +23,7 @@ from .common import IllegalEnvAction
 from .encoder import HandEncoder
 from .tensors import HIDDEN_SHAPE, SHAPE, observation_tensor, own_shown, privileged_tensor
 from .vector import VectorEnv
-from .views import observation_from_view, view_tensor
+from .views import ViewError, observation_from_view, view_tensor
 
 ENV_ID = "kawuxing/Kawuxing-v0"
 _LAZY = {"AGENTS": ".aec", "EpisodeOver": ".aec", "KawuxingAEC": ".aec", "aec_env": ".aec",
@@ -47,6 +47,6 @@ def __getattr__(name: str):
 
 __all__ = ["AGENTS", "ENV_ID", "HIDDEN_SHAPE", "NUM_ACTIONS", "SHAPE", "EpisodeOver",
            "HandEncoder", "IllegalEnvAction", "KawuxingAEC", "KawuxingGym", "UnmappedAction",
-           "VectorEnv", "action_index", "aec_env", "index_action", "legal_indices",
+           "VectorEnv", "ViewError", "action_index", "aec_env", "index_action", "legal_indices",
            "observation_from_view", "observation_tensor", "own_shown", "privileged_tensor",
            "view_tensor"]

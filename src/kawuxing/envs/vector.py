@@ -86,6 +86,10 @@ class VectorEnv:
         :class:`~.aec.IllegalEnvAction` naming the first hand whose action is not allowed,
         or ``ValueError`` for a batch of the wrong length, before any hand moves."""
         n = self.num_envs
+        if self.hands[0] is None:
+            raise IllegalEnvAction("no hands dealt yet: call reset()")
+        if not hasattr(actions, "__len__"):
+            raise ValueError(f"actions: a sequence of {n} indices, got {actions!r}")
         if len(actions) != n:
             raise ValueError(f"actions: one index for each of the {n} hands, got {len(actions)}")
         chosen = []

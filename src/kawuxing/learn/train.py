@@ -206,7 +206,10 @@ class _Run:
         train_rows = np.sort(order[len(held):])
         x_held = inputs(data["planes"][held], data["standing"][held])
         m_held, a_held = masks(data["mask"][held]), data["action"][held].astype(np.int64)
-        if not (done and self.load_last(config.fit)):
+        if done and not self.load_last(config.fit):
+            raise FileNotFoundError(f"{self.folder}: {done} epochs are logged but last.npz is "
+                                    f"gone: nothing to resume from")
+        if not done:
             sample = train_rows[:20000]
             scale = input_scale(inputs(data["planes"][sample], data["standing"][sample]))
             self.trainer = Trainer(init_net(scale, config.fit), config.fit)
