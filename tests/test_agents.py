@@ -603,7 +603,7 @@ def test_random_agent_is_seeded():
 # --------------------------------------------------------------------------------------------
 
 def test_make_agent_names_and_levels():
-    assert AGENT_NAMES == ("random", "heuristic", "expert", "learned", "policy")
+    assert AGENT_NAMES == ("random", "learned", "heuristic", "expert", "policy")
     assert isinstance(make_agent("random"), RandomAgent)
     assert make_agent("random").name == "random"
     bot = make_agent("heuristic")

@@ -158,19 +158,19 @@ def test_bots_registry(bots):
     (policy:PATH is not listed: a room seats no file); the
     choices a form offers, strongest first, with their label keys; the default and suggested
     bot."""
-    assert [b["name"] for b in bots["bots"]] == ["random", "heuristic", "expert", "learned"]
-    heuristic = bots["bots"][1]
+    assert [b["name"] for b in bots["bots"]] == ["random", "learned", "heuristic", "expert"]
+    heuristic = bots["bots"][2]
     assert heuristic["levels"] == [1, 2, 3] and heuristic["default_level"] == 3
     assert heuristic["specs"] == ["heuristic:3", "heuristic:2", "heuristic:1"]
     assert bots["bots"][0]["levels"] == [] and bots["bots"][0]["default_level"] is None
     assert all(b["description"] for b in bots["bots"])
-    assert bots["bots"][2]["levels"] == [] and bots["bots"][2]["specs"] == ["expert"]
+    assert bots["bots"][3]["levels"] == [] and bots["bots"][3]["specs"] == ["expert"]
     assert bots["choices"] == [
-        {"spec": "learned", "label": "seatkind_learned"},
         {"spec": "expert", "label": "seatkind_expert"},
         {"spec": "heuristic:3", "label": "seatkind_heuristic_3"},
         {"spec": "heuristic:2", "label": "seatkind_heuristic_2"},
         {"spec": "heuristic:1", "label": "seatkind_heuristic_1"},
+        {"spec": "learned", "label": "seatkind_learned"},
         {"spec": "random", "label": "seatkind_random"}]
     assert bots["default"] == "heuristic" and bots["suggested"] == "heuristic:2"
     assert make_agent(bots["default"]).level == 3

@@ -56,10 +56,14 @@ class Bot:
         return [f"{self.name}:{level}" for level in sorted(self.levels, reverse=True)]
 
 
-# In order of strength, weakest first.
+# In order of strength, weakest first (learned: below heuristic:3 in the arena, docs/bots.md;
+# against levels 1-2 not measured yet).
 BOTS: tuple[Bot, ...] = (
     Bot("random", "a uniformly random legal action (a baseline)",
         lambda level, seed: RandomAgent(seed)),
+    Bot("learned", "a network trained on the project's own env by imitation of the expert's "
+        "self-play over the towns (docs/bots.md); numpy only",
+        lambda level, seed: PolicyAgent(load_policy(str(LEARNED_WEIGHTS)), seed, "learned")),
     Bot("heuristic", "shanten, effective tiles and live waits; level 2 adds the value of the "
         "waits, 亮倒 by expected value (R8) and concealed kongs; level 3 adds defence (declared "
         "waits, late folds, 杠上炮), the end-of-wall rules and 漂 with a good hand",
@@ -67,9 +71,6 @@ BOTS: tuple[Bot, ...] = (
     Bot("expert", "expected base units for every decision: hand value, kong money, 包胡 both "
         "ways, 荒庄 compensation, the race against the wall, the danger of each discard",
         lambda level, seed: ExpertAgent(seed)),
-    Bot("learned", "a network trained on the project's own env: imitation of the expert's "
-        "self-play, then gated against it (docs/bots.md); numpy only",
-        lambda level, seed: PolicyAgent(load_policy(str(LEARNED_WEIGHTS)), seed, "learned")),
     Bot("policy", "a trained network from a policy file: policy:PATH (docs/research.md)",
         lambda path, seed: PolicyAgent(load_policy(str(path)), seed), takes_path=True),
 )
