@@ -7,7 +7,9 @@ In a game case each action is ``[seat, verb]``, ``[seat, verb, tile]`` or ``[sea
 tile, "declare"]``. Draws happen by themselves; when the next action does not answer the
 discard or kong on the table, every seat still holding an option on it passes. Every discard
 opens a claim window for both other seats (R13.2): a seat with no option may pass (a no-op),
-and is passed for when the actions end or one is refused.
+and is passed for when the actions end or one is refused. A ``win`` answers the tile on the
+table only when its seat holds a win option on it; otherwise it is that seat's self-draw in
+its turn, after the window closes and the draws that come first.
 """
 
 from __future__ import annotations
@@ -79,6 +81,16 @@ def run_hand_case(case: dict) -> dict:
             **({"reason": value.reason} if not value.legal else {})}
 
 
+def answers_table(hand: Hand, action: Action) -> bool:
+    """Whether ``action`` answers the discard or added kong on the table (CASES.md): a
+    ``pung``, ``kong`` or ``pass`` by a seat still to answer it, or a ``win`` by one holding a
+    win option on it (R7.5, R13.2: the window lists seats with no option too); a ``win`` by
+    any other seat is its self-draw, played once the window has closed."""
+    if action.verb not in _ANSWERS or action.seat not in hand.to_act():
+        return False
+    return action.verb != WIN or WIN in hand.pending.options.get(action.seat, ())
+
+
 def run_game_case(case: dict) -> dict:
     """Play a game case; the outcome keys of CASES.md (end, rejected, winners, patterns,
     multiplier, deltas, next_dealer)."""
@@ -94,8 +106,7 @@ def run_game_case(case: dict) -> dict:
     actions = [action_from_json(a, f"actions[{i}]") for i, a in enumerate(case.get("actions", []))]
     rejected = None
     for index, action in enumerate(actions):
-        if hand.phase in (CLAIM, ROB) and not (
-                action.verb in _ANSWERS and action.seat in hand.to_act()):
+        if hand.phase in (CLAIM, ROB) and not answers_table(hand, action):
             for seat in hand.to_act():
                 hand.apply(Action(seat, PASS))
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .extras import horse_value, kan_count, pao_qia_mo_ba
-from .scoring import SELF_DRAW, HandValue, cap_multiplier, declared_doubling
+from .scoring import SELF_DRAW, HandValue, cap_multiplier, cap_of, declared_doubling
 from .tiles import tile_str
 from .transfers import BAO_HU, HAND_VALUE, HORSE, KAN, PAO_QIA_MO_BA, PIAO, Transfer
 
@@ -124,7 +124,7 @@ def _hand_value(value: HandValue, winner: int, payer: int, owners: list[int],
     if total_cap:  # R8.10 total: one cap on the two shares' multipliers summed (R9.6 is not
         # applied to the sum: no source combines the two)
         raws = [raw for _, (raw, _, _) in shares]
-        multiplier = min(sum(raws), _cap_of(value, rules))
+        multiplier = min(sum(raws), cap_of(value.patterns, rules))
         params["shares"] = raws
         rule += " R8.10"
     else:
@@ -145,12 +145,6 @@ def _hand_value(value: HandValue, winner: int, payer: int, owners: list[int],
         rule += " R17.1"
     kind = BAO_HU if len(owners) == 2 else HAND_VALUE
     return Transfer(payer, winner, multiplier * base, kind, rule, params)
-
-
-def _cap_of(value: HandValue, rules) -> int:
-    """The cap of a hand under R9.5: a pattern's own cap, else the general one."""
-    own = [rules.cap_exceptions[p.name] for p in value.patterns if p.name in rules.cap_exceptions]
-    return max(own) if own else rules.cap
 
 
 def _extras(value: HandValue, table: WinTable) -> list[tuple[str, int, str, dict]]:

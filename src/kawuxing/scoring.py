@@ -200,7 +200,13 @@ class HandValue:
             return 0
         if self.win_by == SELF_DRAW:
             return 2 * self.per_payer
-        return self.per_payer * (2 if self.bao_hu else 1)
+        if not self.bao_hu:
+            return self.per_payer
+        rules = self.rules
+        if rules is not None and rules.bao_hu_cap == "total" and rules.cap is not None:
+            # R8.10 total: one cap on the two shares' multipliers summed
+            return rules.base * min(2 * self.raw_multiplier, cap_of(self.patterns, rules))
+        return 2 * self.per_payer
 
 
 def score_hand(hand: WinningHand, rules: RuleSet, situational: bool = True) -> HandValue:
@@ -262,6 +268,16 @@ def declared_doubling(rules: RuleSet, payer_declared: bool, winner_declared: boo
     return 2
 
 
+def cap_of(pats: tuple[PatternScore, ...] | list[PatternScore], rules: RuleSet) -> int | None:
+    """The cap (R9.5) of a hand with patterns ``pats``: a pattern's own cap
+    (``cap_exceptions``, the highest if several) replaces the general ``cap``; None when
+    ``cap`` is none."""
+    if rules.cap is None:
+        return None
+    own = [rules.cap_exceptions[p.name] for p in pats if p.name in rules.cap_exceptions]
+    return max(own) if own else rules.cap
+
+
 def cap_multiplier(pats: tuple[PatternScore, ...] | list[PatternScore], rules: RuleSet,
                    doubling: int = 1, declare_doubling: int = 1) -> tuple[int, int, int | None]:
     """(raw, after the cap, the cap that bound it or None) of a payment's multiplier: the
@@ -275,10 +291,7 @@ def cap_multiplier(pats: tuple[PatternScore, ...] | list[PatternScore], rules: R
     raw = product * doubling * declare_doubling
     if rules.cap is None:
         return raw, raw, None
-    cap = rules.cap
-    own = [rules.cap_exceptions[p.name] for p in pats if p.name in rules.cap_exceptions]
-    if own:
-        cap = max(own)
+    cap = cap_of(pats, rules)
     outside = declare_doubling
     if any(p.pattern.key == "liang_dao" for p in pats):
         outside *= BY_KEY["liang_dao"].multiplier
