@@ -92,7 +92,10 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     assert gate["against"] == "random" and gate["deals"] == 2
     assert lines[0]["best"] == gate["passed"] == (gate["ci95"][0] > 0)
     assert (run / "best.npz").exists() == gate["passed"]
-    PolicyNet.load(run / "last.npz")  # a policy file the registry can seat
+    assert PolicyNet.load(run / "last.npz").encoding == 2  # a policy file the registry seats
+    shape = np.load(run / "features.npy")  # the shape features, computed once for the data
+    assert shape.shape[1] == 150 and len(shape) == sum(
+        len(np.load(p)["action"]) for p in (run / "data").glob("shard-*.npz"))
     again = subprocess.run(base[:5] + ["--resume", "--epochs", "2", "--rl-iterations", "2"],
                            capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
@@ -115,6 +118,7 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     (["--lr", "2"], "--lr must be between 0 and 1, got 2.0"),
     (["--resume"], "no run to resume"),
     (["--rl-gate-every", "0"], "--rl-gate-every must be at least 1, got 0"),
+    (["--encoding", "3"], "--encoding must be 1 or 2, got 3"),
 ])
 def test_train_refuses_bad_input_with_one_line(tmp_path, args, words):
     done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(tmp_path / "r"),

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from kawuxing.agents import check_bot, make_agent
-from kawuxing.agents.policy import FEATURES, PolicyAgent, PolicyError, PolicyNet
+from kawuxing.agents.policy import FEATURES, INPUTS, PolicyAgent, PolicyError, PolicyNet
 from kawuxing.agents.registry import LEARNED_WEIGHTS, _plugin_bots, bots_schema
 from kawuxing.engine.match import Match
 from kawuxing.engine.observation import observe
@@ -22,9 +22,10 @@ from kawuxing.learn.fit import FitConfig, init_net
 from kawuxing.rules import ALL_PRESETS, RuleSet
 
 
-def small_net(seed: int = 0, hidden=(24, 12)) -> PolicyNet:
+def small_net(seed: int = 0, hidden=(24, 12), encoding: int = 1) -> PolicyNet:
     """A seeded network with non-zero biases (so that every term counts)."""
-    net = init_net(np.full(FEATURES, 0.5, np.float32), FitConfig(hidden=list(hidden), seed=seed))
+    net = init_net(np.full(INPUTS[encoding], 0.5, np.float32),
+                   FitConfig(hidden=list(hidden), seed=seed))
     rng = np.random.default_rng(seed + 1)
     for w, b in net.hidden + [net.pi, net.value]:
         b += rng.standard_normal(b.shape).astype(np.float32) * 0.1
@@ -43,18 +44,22 @@ def reference_forward(net: PolicyNet, x: np.ndarray) -> tuple[np.ndarray, np.nda
     return np.array(logits), value
 
 
-def test_inference_equals_a_plain_reference_on_fixed_inputs(tmp_path):
-    net = small_net()
+@pytest.mark.parametrize("encoding", [1, 2])
+def test_inference_equals_a_plain_reference_on_fixed_inputs(tmp_path, encoding):
+    net = small_net(encoding=encoding)
     path = tmp_path / "p.npz"
     net.save(path)
     loaded = PolicyNet.load(path)
     hand = Match(RuleSet.preset(), "fixed", windows=False).hand
-    x = HandEncoder(hand).encode(hand.dealer).reshape(-1)  # the dealer's first decision
+    planes = HandEncoder(hand).encode(hand.dealer)  # the dealer's first decision
+    x = loaded.inputs(planes[None])[0]
+    assert x.shape == (INPUTS[encoding],) and np.array_equal(x[:FEATURES], planes.reshape(-1))
     logits, value = loaded.forward(x[None])
     want_logits, want_value = reference_forward(net, x)
     assert np.allclose(logits[0], want_logits, atol=1e-4)
     assert value[0] == pytest.approx(want_value, abs=1e-4)
     assert loaded.meta["format"] == "kawuxing-policy" and loaded.meta["hidden"] == [24, 12]
+    assert (loaded.encoding, loaded.meta["encoding"]) == (encoding, encoding)
 
 
 def test_bad_policy_files_are_one_clear_error(tmp_path):
@@ -65,7 +70,10 @@ def test_bad_policy_files_are_one_clear_error(tmp_path):
         "format.npz": (dict(good, meta=np.array(json.dumps({"format": "other"}))),
                        "format 'other', expected 'kawuxing-policy'"),
         "encoding.npz": (dict(good, meta=np.array(json.dumps(
-            json.loads(str(good["meta"])) | {"encoding": 2}))), "observation encoding 2"),
+            json.loads(str(good["meta"])) | {"encoding": 3}))), "observation encoding 3"),
+        "inputs.npz": (dict(good, meta=np.array(json.dumps(
+            json.loads(str(good["meta"])) | {"encoding": 2}))),
+            "w0 has shape (3060, 24), expected (3210, 24)"),
         "shape.npz": (dict(good, w1=np.zeros((24, 13), np.float32)),
                       "w1 has shape (24, 13), expected (24, 12)"),
         "nan.npz": (dict(good, pi_b=np.full(NUM_ACTIONS, np.nan, np.float32)),

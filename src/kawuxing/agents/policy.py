@@ -3,17 +3,20 @@ nothing but its seat's Observation).
 
 A *policy file* is a ``.npz`` of ``float32`` arrays and one JSON string:
 
-- ``meta``: ``{"format": "kawuxing-policy", "encoding": 1, "hidden": [H1, H2, …], …}``
+- ``meta``: ``{"format": "kawuxing-policy", "encoding": 1 or 2, "hidden": [H1, H2, …], …}``
   (training config, figures and whatever else the trainer keeps);
-- ``in_scale``: ``(3060,)``: each input is multiplied by it first;
-- ``w0, b0, w1, b1, …``: the hidden layers (``(3060, H1)``, ``(H1,)``, ``(H1, H2)``, …), ReLU;
+- ``in_scale``: ``(N,)``: each input is multiplied by it first (``N``: :data:`INPUTS` of the
+  encoding);
+- ``w0, b0, w1, b1, …``: the hidden layers (``(N, H1)``, ``(H1,)``, ``(H1, H2)``, …), ReLU;
 - ``pi_w, pi_b``: ``(H, 584)``, ``(584,)``: one logit per action index
   (:mod:`kawuxing.envs.actions`); ``v_w, v_b``: ``(H, 1)``, ``(1,)``: the value head, the
   seat's expected score change over the hand (base units).
 
-The input is the observation tensor of :mod:`kawuxing.envs.tensors` flattened (``encoding``
-1: the 102 × 30 planes documented there); :class:`PolicyAgent` builds it from the seat's
-Observation and plays the legal action of highest logit.
+The input is the observation tensor of :mod:`kawuxing.envs.tensors` flattened: ``encoding``
+1 is the 102 × 30 planes documented there (3,060 inputs); ``encoding`` 2 adds the 5 × 30 shape
+features :mod:`kawuxing.envs.features` derives from them (3,210 inputs).
+:meth:`PolicyNet.inputs` builds either from the planes; :class:`PolicyAgent` builds the
+planes from the seat's Observation and plays the legal action of highest logit.
 """
 
 from __future__ import annotations
@@ -29,13 +32,17 @@ from threadpoolctl import ThreadpoolController
 from ..engine.actions import DISCARD, Action
 from ..engine.observation import Observation
 from ..envs.actions import NUM_ACTIONS, legal_indices
+from ..envs.features import ROWS as FEATURE_ROWS
+from ..envs.features import shape_features
 from ..envs.tensors import SHAPE, observation_tensor
 from ..envs.views import seat_shown
 from ..tiles import NUM_KINDS
 
 FORMAT = "kawuxing-policy"
-ENCODING = 1  # the planes of kawuxing.envs.tensors (102 x 30) and the 584-action table
-FEATURES = SHAPE[0] * SHAPE[1]  # 3,060
+FEATURES = SHAPE[0] * SHAPE[1]  # 3,060: the planes of kawuxing.envs.tensors, flattened
+# inputs by encoding: 1 the planes; 2 the planes and the shape features (kawuxing.envs.features)
+INPUTS = {1: FEATURES, 2: FEATURES + FEATURE_ROWS * SHAPE[1]}
+ENCODING = 2  # what a new network reads; both play (and the 584-action table of envs.actions)
 
 
 _BLAS: list = []  # the BLAS thread pools, found once (threadpoolctl)
@@ -57,7 +64,8 @@ class PolicyError(ValueError):
 @dataclass
 class PolicyNet:
     """A policy and value network (module docstring): ``hidden`` ``[(w, b), …]``, the heads
-    ``pi`` and ``value`` as ``(w, b)``, ``in_scale`` ``(3060,)`` and ``meta``."""
+    ``pi`` and ``value`` as ``(w, b)``, ``in_scale`` ``(N,)`` and ``meta``; the encoding
+    (1 or 2) follows from ``N`` (:data:`INPUTS`)."""
 
     in_scale: np.ndarray
     hidden: list[tuple[np.ndarray, np.ndarray]]
@@ -65,8 +73,23 @@ class PolicyNet:
     value: tuple[np.ndarray, np.ndarray]
     meta: dict = field(default_factory=dict)
 
+    @property
+    def encoding(self) -> int:
+        """1 (the planes) or 2 (the planes and the shape features)."""
+        return 1 if len(self.in_scale) == INPUTS[1] else 2
+
+    def inputs(self, planes: np.ndarray) -> np.ndarray:
+        """``float32 (B, N)``: the network's inputs for ``planes`` ``(B, 102, 30)`` (the
+        env's observations): flattened, then under encoding 2 the shape features."""
+        b = len(planes)
+        flat = planes.reshape(b, FEATURES).astype(np.float32, copy=False)
+        if self.encoding == 1:
+            return flat
+        return np.concatenate([flat, shape_features(planes).reshape(b, -1)], axis=1)
+
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``x``: ``(B, 3060)`` planes, flattened. Returns ``(logits (B, 584), value (B,))``."""
+        """``x``: ``(B, N)`` inputs (:meth:`inputs`). Returns ``(logits (B, 584), value
+        (B,))``."""
         h = x * self.in_scale
         for w, b in self.hidden:
             h = np.maximum(h @ w + b, 0.0)
@@ -75,7 +98,7 @@ class PolicyNet:
     def arrays(self) -> dict[str, np.ndarray]:
         """The arrays of a policy file (module docstring), ``meta`` as a JSON string."""
         out = {"meta": np.array(json.dumps(self.meta | {"format": FORMAT,
-                                                         "encoding": ENCODING,
+                                                         "encoding": self.encoding,
                                                          "hidden": [w.shape[1] for w, _ in
                                                                     self.hidden]})),
                "in_scale": self.in_scale}
@@ -116,9 +139,11 @@ class PolicyNet:
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise PolicyError(f"{name}: format {meta.get('format') if isinstance(meta, dict) else meta!r}, "
                               f"expected {FORMAT!r}")
-        if meta.get("encoding") != ENCODING:
-            raise PolicyError(f"{name}: observation encoding {meta.get('encoding')!r}; this "
-                              f"version plays encoding {ENCODING} (102 x 30 planes, 584 actions)")
+        encoding = meta.get("encoding")
+        if encoding not in INPUTS:
+            raise PolicyError(f"{name}: observation encoding {encoding!r}; this version plays "
+                              f"encodings 1 (102 x 30 planes) and 2 (planes and shape "
+                              f"features), 584 actions")
         widths = meta.get("hidden")
         if not isinstance(widths, list) or not widths or not all(
                 isinstance(h, int) and h > 0 for h in widths):
@@ -134,11 +159,11 @@ class PolicyNet:
                 raise PolicyError(f"{name}: {key} must hold finite floats")
             return a.astype(np.float32)
 
-        sizes = [FEATURES] + widths
+        sizes = [INPUTS[encoding]] + widths
         hidden = [(get(f"w{i}", (sizes[i], sizes[i + 1])), get(f"b{i}", (sizes[i + 1],)))
                   for i in range(len(widths))]
         last = widths[-1]
-        return cls(get("in_scale", (FEATURES,)), hidden,
+        return cls(get("in_scale", (sizes[0],)), hidden,
                    (get("pi_w", (last, NUM_ACTIONS)), get("pi_b", (NUM_ACTIONS,))),
                    (get("v_w", (last, 1)), get("v_b", (1,))), meta)
 
@@ -169,7 +194,7 @@ class PolicyAgent:
         """``(index -> legal action, masked logits (584,) with -inf where illegal, value)``."""
         mapped = legal_indices(legal, obs.concealed, obs.rules)
         with _one_thread():
-            logits, value = self.net.forward(self.tensor(obs).reshape(1, FEATURES))
+            logits, value = self.net.forward(self.net.inputs(self.tensor(obs)[None]))
         masked = np.full(NUM_ACTIONS, -np.inf, np.float32)
         keys = list(mapped)
         masked[keys] = logits[0, keys]

@@ -22,6 +22,7 @@ def train(
     epochs: Annotated[Optional[int], typer.Option("--epochs", help="passes over the data in all (default 8; with --resume: the new total)")] = None,
     hidden: Annotated[str, typer.Option("--hidden", help="hidden layer widths, comma-separated")] = "512,256",
     lr: Annotated[float, typer.Option("--lr", help="Adam's step size")] = 1e-3,
+    encoding: Annotated[int, typer.Option("--encoding", help="what the network reads: 1 the planes, 2 the planes and the shape features")] = 2,
     gate_deals: Annotated[int, typer.Option("--gate-deals", help="duplicate deals of each gate (0: no gate)")] = 200,
     gate_reference: Annotated[str, typer.Option("--gate-reference", help="the bot the first checkpoint must beat")] = "heuristic:3",
     seed: Annotated[int, typer.Option("--seed", help="the seed of the data and of the fit")] = 2026,
@@ -52,6 +53,8 @@ def train(
                                  ("--rl-gate-every", rl_gate_every, 1)):
             if value < low:
                 raise ValueError(f"{name} must be at least {low}, got {value}")
+        if encoding not in (1, 2):
+            raise ValueError(f"--encoding must be 1 or 2, got {encoding}")
         if not 0 < lr < 1:
             raise ValueError(f"--lr must be between 0 and 1, got {lr}")
         if folder.exists() and not folder.is_dir():
@@ -65,7 +68,8 @@ def train(
     config = RunConfig(hands=hands, teacher=teacher, data_seed=seed, epochs=epochs or 8,
                        fit=FitConfig(hidden=widths, lr=lr, seed=seed), gate_deals=gate_deals,
                        gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
-                       rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every)
+                       rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,
+                       encoding=encoding)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
                   disable=not err.is_terminal) as bar:

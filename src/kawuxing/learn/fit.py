@@ -5,7 +5,8 @@ scaled by :data:`VALUE_SCALE`). Adam, minibatches, a seeded order: the same data
 config give the same weights.
 
 Arrays are those of :mod:`kawuxing.learn.selfplay`; :func:`inputs` turns a batch of them into
-the ``float32 (B, 3060)`` planes the network reads.
+the ``float32 (B, N)`` inputs the network reads (the planes, and under encoding 2 the shape
+features, :mod:`kawuxing.envs.features`, computed once for a data set by :func:`features`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..agents.policy import FEATURES, PolicyNet
+from ..agents.policy import FEATURES, INPUTS, PolicyNet
 from ..envs.actions import NUM_ACTIONS
+from ..envs.features import shape_features
 from ..envs.tensors import SCORES
 from ..tiles import NUM_KINDS
 
@@ -23,14 +25,31 @@ VALUE_SCALE = 16.0  # base units a unit of the value head's training target
 _STANDING = slice(SCORES * NUM_KINDS, SCORES * NUM_KINDS + 11)
 
 
-def inputs(planes: np.ndarray, standing: np.ndarray) -> np.ndarray:
-    """``float32 (B, 3060)``: ``planes`` ``int8 (B, 101, 30)`` with row 101 (``standing``
-    ``(B, 11)``, the rest 0) after them."""
+def inputs(planes: np.ndarray, standing: np.ndarray, shape: np.ndarray | None = None
+           ) -> np.ndarray:
+    """``float32 (B, 3060)`` (encoding 1): ``planes`` ``int8 (B, 101, 30)`` with row 101
+    (``standing`` ``(B, 11)``, the rest 0) after them; ``(B, 3210)`` (encoding 2) with the
+    shape features ``shape`` ``(B, 150)`` (:func:`features`) after those."""
     b = len(planes)
-    x = np.zeros((b, FEATURES), np.float32)
+    x = np.zeros((b, FEATURES if shape is None else INPUTS[2]), np.float32)
     x[:, :SCORES * NUM_KINDS] = planes.reshape(b, -1)
     x[:, _STANDING] = standing
+    if shape is not None:
+        x[:, FEATURES:] = shape
     return x
+
+
+def features(planes: np.ndarray, chunk: int = 4096,
+             progress=lambda done, total: None) -> np.ndarray:
+    """``float16 (B, 150)``: the shape features (:mod:`kawuxing.envs.features`) of a data
+    set's ``planes`` ``int8 (B, 101, 30)``, in chunks (``progress(done, total)`` after each);
+    about 0.1 ms a decision."""
+    out = np.zeros((len(planes), INPUTS[2] - FEATURES), np.float16)
+    for start in range(0, len(planes), chunk):
+        part = planes[start:start + chunk]
+        out[start:start + len(part)] = shape_features(part).reshape(len(part), -1)
+        progress(start + len(part), len(planes))
+    return out
 
 
 def masks(packed: np.ndarray) -> np.ndarray:
@@ -51,9 +70,13 @@ class FitConfig:
 
 
 def init_net(in_scale: np.ndarray, config: FitConfig) -> PolicyNet:
-    """A new network (He-initialised layers, zero biases) reading ``in_scale``."""
+    """A new network (He-initialised layers, zero biases) reading ``in_scale`` (``(N,)``:
+    its length is the encoding's number of inputs, :data:`~kawuxing.agents.policy.INPUTS`)."""
+    if len(in_scale) not in INPUTS.values():
+        raise ValueError(f"in_scale has {len(in_scale)} inputs; an encoding reads one of "
+                         f"{sorted(INPUTS.values())}")
     rng = np.random.default_rng(config.seed)
-    sizes = [FEATURES] + list(config.hidden)
+    sizes = [len(in_scale)] + list(config.hidden)
 
     def layer(n_in: int, n_out: int, gain: float) -> tuple[np.ndarray, np.ndarray]:
         w = rng.standard_normal((n_in, n_out)) * np.sqrt(gain / n_in)
@@ -65,7 +88,7 @@ def init_net(in_scale: np.ndarray, config: FitConfig) -> PolicyNet:
 
 
 def input_scale(x: np.ndarray) -> np.ndarray:
-    """``(3060,)``: 1 over each input's largest magnitude in ``x`` (1 where it is at most 1)."""
+    """``(N,)``: 1 over each input's largest magnitude in ``x`` (1 where it is at most 1)."""
     return (1.0 / np.maximum(1.0, np.abs(x).max(axis=0))).astype(np.float32)
 
 

@@ -58,12 +58,12 @@ class SelfPlay:
 
     def rollout(self) -> dict[str, np.ndarray]:
         """Step the env ``steps`` times; the decisions of the hands that ended, as arrays
-        ``x (N, 3060)``, ``mask``, ``action``, ``logp``, ``value``, ``ret`` (base units)."""
+        ``x (N, inputs)``, ``mask``, ``action``, ``logp``, ``value``, ``ret`` (base units)."""
         env, cfg, trainer = self.env, self.config, self.trainer
         done_rows: list[list] = []
         n = cfg.envs
         for _ in range(cfg.steps):
-            x = self.obs.reshape(n, -1)
+            x = trainer.net.inputs(self.obs)
             _, p, value = trainer.forward(x, self.mask)
             # sample from p: the first index whose cumulative probability passes a uniform
             u = self.rng.random((n, 1))

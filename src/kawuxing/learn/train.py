@@ -7,6 +7,7 @@ A run lives in one folder::
 
     RUN/config.json      the config (data, seed, network, epochs, gate) and the commit
     RUN/data/            self-play shards (kawuxing.learn.selfplay), made if missing
+    RUN/features.npy     the shards' shape features (encoding 2), computed once
     RUN/last.npz         the latest weights (a policy file) and RUN/last-adam.npz, to resume
     RUN/best.npz         the weights that passed every gate so far (a policy file)
     RUN/log.jsonl        one line a checkpoint (``stage`` imitation or self-play): losses,
@@ -30,11 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agents.policy import PolicyNet
+from ..agents.policy import ENCODING, PolicyNet
 from ..arena import run_arena
 from ..rules import RuleSet
-from .fit import (VALUE_SCALE, FitConfig, Trainer, agreement, init_net, input_scale, inputs,
-                  masks)
+from .fit import (VALUE_SCALE, FitConfig, Trainer, agreement, features, init_net, input_scale,
+                  inputs, masks)
 from .ppo import PPOConfig, SelfPlay
 from .selfplay import PRESET_MIX, generate, load_shards
 
@@ -49,7 +50,8 @@ class RunConfig:
     gate, every epoch is ``best``); ``gate_reference``: the bot the first checkpoint must
     beat; ``workers``: processes for self-play and the gates; ``rl_iterations``: PPO
     iterations after the epochs (:mod:`.ppo`, ``ppo`` its config), a checkpoint and gate
-    every ``rl_gate_every``."""
+    every ``rl_gate_every``; ``encoding``: what the network reads (1 the planes, 2 the planes
+    and the shape features, :mod:`kawuxing.agents.policy`)."""
 
     hands: int = 30000
     teacher: str = "expert"
@@ -63,6 +65,7 @@ class RunConfig:
     rl_iterations: int = 0
     rl_gate_every: int = 150
     ppo: PPOConfig = field(default_factory=PPOConfig)
+    encoding: int = ENCODING
 
     def to_json(self) -> dict:
         """The config as JSON."""
@@ -74,6 +77,7 @@ class RunConfig:
         data = dict(data)
         data["fit"] = FitConfig(**data.get("fit", {}))
         data["ppo"] = PPOConfig(**data.get("ppo", {}))
+        data.setdefault("encoding", 1)  # a run from before encoding 2
         return cls(**data)
 
 
@@ -204,14 +208,20 @@ class _Run:
         order = np.random.default_rng(config.fit.seed).permutation(n)
         held = order[:int(n * config.held_out)]
         train_rows = np.sort(order[len(held):])
-        x_held = inputs(data["planes"][held], data["standing"][held])
+        shape = self.shape_features(data["planes"]) if config.encoding == 2 else None
+
+        def x_of(rows: np.ndarray) -> np.ndarray:
+            return inputs(data["planes"][rows], data["standing"][rows],
+                          None if shape is None else shape[rows])
+
+        x_held = x_of(held)
         m_held, a_held = masks(data["mask"][held]), data["action"][held].astype(np.int64)
         if done and not self.load_last(config.fit):
             raise FileNotFoundError(f"{self.folder}: {done} epochs are logged but last.npz is "
                                     f"gone: nothing to resume from")
         if not done:
             sample = train_rows[:20000]
-            scale = input_scale(inputs(data["planes"][sample], data["standing"][sample]))
+            scale = input_scale(x_of(sample))
             self.trainer = Trainer(init_net(scale, config.fit), config.fit)
         self.say(f"imitation: {n:,} decisions ({len(held):,} held out), network "
                  f"{config.fit.hidden}, epoch {done + 1} of {config.epochs}")
@@ -225,8 +235,7 @@ class _Run:
             for i in range(steps):
                 rows = np.sort(shuffled[i * batch:(i + 1) * batch])
                 losses.append(self.trainer.step(
-                    inputs(data["planes"][rows], data["standing"][rows]),
-                    masks(data["mask"][rows]), data["action"][rows].astype(np.int64),
+                    x_of(rows), masks(data["mask"][rows]), data["action"][rows].astype(np.int64),
                     data["outcome"][rows]))
                 self.progress(f"epoch {epoch + 1}", i + 1, steps)
             net = self.trainer.net_for_play({})
@@ -235,6 +244,19 @@ class _Run:
                              "value_loss": round(float(np.mean([v for _, v in losses])), 4),
                              "agreement": round(agreement(net, x_held, m_held, a_held), 4)},
                             started, seed=1000 + epoch)
+
+    def shape_features(self, planes: np.ndarray) -> np.ndarray:
+        """The shape features of every decision (:func:`.fit.features`), kept in
+        ``features.npy`` beside the data."""
+        path = self.folder / "features.npy"
+        if path.exists():
+            cached = np.load(path)
+            if len(cached) == len(planes):
+                return cached
+        shape = features(planes, progress=lambda done, total: self.progress(
+            "shape features", done, total))
+        np.save(path, shape)
+        return shape
 
     def self_play(self) -> None:
         """Stage 2: PPO by self-play (:mod:`.ppo`), a checkpoint and gate every
