@@ -5,6 +5,7 @@ tests and ``benchmarks/bench_server.py`` start the server so)."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated, List, Optional
 
 import typer
@@ -17,6 +18,7 @@ def serve(
     api_docs: Annotated[bool, typer.Option("--api-docs", help="serve the API schema at /openapi.json (off by default; no Swagger UI is served)")] = False,
     allow_origin: Annotated[Optional[List[str]], typer.Option("--allow-origin", help="a web origin besides this server's own whose pages may open game WebSockets, e.g. https://play.example.org (repeatable)")] = None,
     redis: Annotated[Optional[str], typer.Option("--redis", help="one of several server processes on one PostgreSQL --db: the Redis holding room leases, presence and the channels between them, e.g. redis://127.0.0.1:6379/0 (env KAWUXING_REDIS; docs/deploy.md)")] = None,
+    trusted_proxy: Annotated[Optional[List[str]], typer.Option("--trusted-proxy", help="the address (or network) of a reverse proxy whose X-Forwarded-For is believed (repeatable; env KAWUXING_TRUSTED_PROXIES; none by default)")] = None,
     node_id: Annotated[Optional[str], typer.Option("--node-id", help="this process's name in a cluster (env KAWUXING_NODE_ID; default hostname-pid)")] = None,
 ) -> None:
     """Run the game server: rooms, WebSocket play, replays. Stops cleanly on Ctrl-C/SIGTERM.
@@ -39,7 +41,16 @@ def serve(
         raise typer.Exit(2)
     origins = tuple(config.allow_origins) + tuple(o.strip().rstrip("/")
                                                   for o in allow_origin or ())
+    proxies = tuple(config.trusted_proxies) + tuple(p.strip() for p in trusted_proxy or ())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            typer.echo(f"error: --trusted-proxy {proxy!r}: an IP address or network, e.g. "
+                       "127.0.0.1 or 10.0.0.0/8", err=True)
+            raise typer.Exit(2)
     config = replace(config, api_docs=api_docs or config.api_docs, allow_origins=origins,
+                     trusted_proxies=proxies,
                      redis_url=redis or config.redis_url,
                      node_id=node_id or config.node_id or default_node_id())
     problem = _cluster_problem(config)

@@ -37,7 +37,7 @@ from ..pattern_table import pattern_table
 from ..records import PUBLIC, TABLE, replay_frames
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
 from .errors import CLUSTER_UNAVAILABLE, redis_errors
-from .guard import client_ip
+from .guard import limit_key
 from .ratelimit import resolved
 from .room import EXTERNAL, HUMAN, clean_nickname
 from .roomops import ROOM_OPS
@@ -99,7 +99,7 @@ async def _limit(request: Request, kind: str) -> None:
     ``login``): this process's (:class:`~kawuxing.server.ratelimit.IpBuckets`) or, in a
     cluster, every process's together (:class:`~kawuxing.server.cluster.limits.SharedBuckets`,
     a coroutine); raises 429 ``rate_limited`` with ``Retry-After`` when it has none."""
-    wait = await resolved(request.app.state.limits[kind].take(client_ip(request.scope)))
+    wait = await resolved(request.app.state.limits[kind].take(limit_key(request.scope)))
     if wait > 0:
         seconds = max(1, math.ceil(wait))
         raise _coded(429, "rate_limited", f"too many requests; try again in {seconds} s",
@@ -254,7 +254,7 @@ async def create_room(body: CreateRoom, request: Request,
                                        "options.hands_per_match")
     nickname, player_id = await _seat_name(request, body.nickname,
                                            await player_of(request, authorization))
-    kwargs = dict(body.model_dump(), nickname=nickname, owner=client_ip(request.scope),
+    kwargs = dict(body.model_dump(), nickname=nickname, owner=limit_key(request.scope),
                   player_id=player_id)
     cluster = _manager(request).cluster
     if cluster is not None:  # on the least loaded process (issue 17)

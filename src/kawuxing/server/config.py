@@ -104,6 +104,13 @@ class ServerConfig:
       all-bot matches being played per IP (they play at full speed: 0, no cap). ``allow_origins``: browser
       origins besides the server's own that may open a WebSocket (``--allow-origin``);
       ``api_docs``: serve ``/openapi.json`` (``--api-docs``; off by default).
+    - Slow clients and proxies (issue 34, :mod:`kawuxing.server.slowclients`):
+      ``request_deadline`` seconds for a request's headers and body to arrive (a WebSocket
+      handshake included); ``max_http_per_ip`` open HTTP connections per client (0: no
+      cap). Per-IP limits count an IPv6 client by its /64. ``trusted_proxies``: addresses
+      whose ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed (``--trusted-proxy``,
+      KAWUXING_TRUSTED_PROXIES, comma-separated; none by default: the socket's peer is the
+      client, and a forwarded header from anyone else changes nothing).
     - Expiry: a room that waits ``waiting_expiry`` seconds without starting, or whose match
       has had no player connected for ``abandoned_expiry`` seconds, is closed (stored as
       ``expired``, not rebuilt on start); checked every ``expiry_check`` seconds.
@@ -160,6 +167,9 @@ class ServerConfig:
     max_sockets_per_ip: int = 64
     max_bot_rooms_per_ip: int = 4
     allow_origins: tuple[str, ...] = ()
+    request_deadline: float = 10.0
+    max_http_per_ip: int = 32
+    trusted_proxies: tuple[str, ...] = ()
     api_docs: bool = False
     waiting_expiry: float = 1800.0
     abandoned_expiry: float = 1800.0
@@ -189,7 +199,7 @@ class ServerConfig:
             if f.name == "db_schema":
                 changes[f.name] = raw or None
                 continue
-            if f.name == "allow_origins":
+            if f.name in ("allow_origins", "trusted_proxies"):
                 changes[f.name] = tuple(o.strip() for o in raw.split(",") if o.strip())
                 continue
             if f.name in ("api_docs", "ws_deflate"):

@@ -13,6 +13,7 @@ they are read, security headers on every response, the WebSocket Origin check, t
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from typing import Iterable
 from urllib.parse import urlsplit
@@ -164,3 +165,23 @@ def client_ip(scope: Scope) -> str:
     """The client's IP address of an ASGI scope (``"?"`` when the server does not know it)."""
     client = scope.get("client")
     return client[0] if client else "?"
+
+
+def client_key(ip: str) -> str:
+    """The client a per-IP limit counts (issue 34): an IPv4 address as it is, an IPv6 one by
+    its /64 (one subscriber's network: ``"2001:db8:1:2::/64"``), an IPv4-mapped IPv6 address
+    as the IPv4 one; anything else (``"?"``, a Unix socket) as it is."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if address.version == 6:
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return ip
+
+
+def limit_key(scope: Scope) -> str:
+    """:func:`client_key` of the client of an ASGI scope: what the per-IP limits count."""
+    return client_key(client_ip(scope))

@@ -9,6 +9,7 @@ from fastapi import FastAPI
 
 from .app import create_app
 from .config import ServerConfig
+from .slowclients import guarded_http
 
 
 class ClientNoise(logging.Filter):
@@ -29,10 +30,16 @@ def uvicorn_config(config: ServerConfig, host: str, port: int, log_level: str = 
     the server without the browser client): frame size limit ``config.ws_max_size`` (bigger
     frames close the socket with 1009), permessage-deflate only with ``config.ws_deflate``, pings every 20 s, a bounded graceful shutdown (SIGTERM
     and SIGINT: stop accepting, close sockets with 1012, finish writes); uvicorn's own log
-    of a client's bad frame kept to one line (:class:`ClientNoise`)."""
+    of a client's bad frame kept to one line (:class:`ClientNoise`); the request deadline and
+    per-client connection cap of :mod:`.slowclients`; forwarded headers believed only from
+    ``config.trusted_proxies`` (uvicorn's default believes 127.0.0.1)."""
     if app is None:
         app = create_app(config, clock)
+    trusted = list(config.trusted_proxies)
     made = uvicorn.Config(app, host=host, port=port,
+                          http=guarded_http(config.request_deadline, config.max_http_per_ip,
+                                            config.trusted_proxies),
+                          proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
                           ws_max_size=config.ws_max_size,
                           ws_per_message_deflate=config.ws_deflate, ws_ping_interval=20.0,
                           ws_ping_timeout=20.0, timeout_graceful_shutdown=config.graceful_seconds,

@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import protocol
 from .connection import WsConnection
 from .errors import CLUSTER_UNAVAILABLE, RoomError, RoomMoved, redis_errors
-from .guard import client_ip, origin_allowed
+from .guard import limit_key, origin_allowed
 from .ratelimit import TokenBucket, resolved
 
 log = logging.getLogger("kawuxing.server.ws")
@@ -40,7 +40,7 @@ async def websocket_endpoint(websocket: WebSocket, code: str) -> None:
         await websocket.close(protocol.CLOSE_POLICY)  # before accept: HTTP 403
         return
     sockets = websocket.app.state.sockets
-    ip = client_ip(websocket.scope)
+    ip = limit_key(websocket.scope)
     counted = await resolved(sockets.acquire(ip))  # a Redis round trip in a cluster
     try:
         await websocket.accept()
@@ -139,7 +139,7 @@ async def _gone(websocket: WebSocket, conn: WsConnection, manager, code: str, co
     """Room ``code`` is not in memory: a finished room (unloaded, or the server restarted)
     answers a hello with its seat's token with ``match_end`` and closes normally; any other
     code gets ``error`` ``no_room`` and 4004."""
-    if await resolved(websocket.app.state.limits["lookup"].take(client_ip(websocket.scope))) > 0:
+    if await resolved(websocket.app.state.limits["lookup"].take(limit_key(websocket.scope))) > 0:
         conn.send(protocol.error("rate_limited", "too many look-ups; try again later"))
         conn.close(protocol.CLOSE_POLICY, "rate limited")
         return
