@@ -140,7 +140,7 @@ async def run(args) -> dict:
                KAWUXING_CLAIM_WINDOW=str(args.claim_window),
                # one client address for every seat: no per-IP limits
                KAWUXING_CREATE_RATE="0", KAWUXING_JOIN_RATE="0", KAWUXING_LOOKUP_RATE="0",
-               KAWUXING_MAX_SOCKETS_PER_IP="0")
+               KAWUXING_MAX_SOCKETS_PER_IP="0", KAWUXING_MAX_HTTP_PER_IP="0")
     log = open(workdir / "server.log", "wb")
     profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
     server = subprocess.Popen([sys.executable, *profile, "-m", "kawuxing.cli", "serve",

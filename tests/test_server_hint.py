@@ -53,3 +53,51 @@ def test_a_hint_before_the_start_is_refused(tmp_path):
             assert sink.messages[-1]["type"] == "refused"
             assert sink.messages[-1]["code"] == "not_playing"
     asyncio.run(main())
+
+
+def test_hints_are_worked_out_beside_the_room_once_per_question(tmp_path, monkeypatch):
+    """Issue 34: while a hint is worked out (here a ranking that takes 0.4 s) the room goes on
+    answering; the same question asked again is worked out once; at most one hint at a time
+    per process (hints.HINT_THREADS)."""
+    from kawuxing.server import hints
+
+    calls, running, most = [], [0], [0]
+    real = hints.agent_choices
+
+    def slow(*args):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        try:
+            import time
+            time.sleep(0.4)
+            calls.append(1)
+            return real(*args)
+        finally:
+            running[0] -= 1
+
+    monkeypatch.setattr(hints, "agent_choices", slow)
+
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, walls=[CLAIM_WALL], options=SEAT0)
+            other, others, _ = await humans(manager, clock, walls=[CLAIM_WALL], options=SEAT0)
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            for sink in (sinks[0], sinks[0], sinks[1]):  # seat 0 twice, seat 1 once
+                await room.post(room.client_message, sink, msg("hint"))
+            await other.post(other.client_message, others[0], msg("hint"))  # another room
+            await room.post(room.client_message, sinks[2], msg("sync"))
+            assert loop.time() - started < 0.3  # the room answered while the hints ran
+            assert sinks[2].of("sync")
+            for _ in range(200):
+                if sinks[0].of("hint") and sinks[1].of("hint") and others[0].of("hint"):
+                    break
+                await asyncio.sleep(0.02)
+            assert len(sinks[0].of("hint")) == 1 and len(sinks[1].of("hint")) == 1
+            # asked again for the same version: answered at once from the last answer
+            await room.post(room.client_message, sinks[0], msg("hint"))
+            assert sinks[0].of("hint")[-1] == sinks[0].of("hint")[0]
+    asyncio.run(main())
+    # seat 1 has nothing to decide (no ranking); seat 0's question was worked out once, and
+    # the two rooms' hints one after the other
+    assert len(calls) == 2 and most[0] == 1

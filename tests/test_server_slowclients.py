@@ -175,3 +175,18 @@ def test_serve_refuses_a_trusted_proxy_that_is_no_address(tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip() == ("error: --trusted-proxy 'proxy.example.org': an IP "
                                    "address or network, e.g. 127.0.0.1 or 10.0.0.0/8")
+
+
+def test_the_patterns_page_is_a_limited_look_up_worked_out_once_per_rule_set(tmp_path):
+    from kawuxing.server.api import patterns_of
+    from kawuxing.server.testing import http
+
+    patterns_of.cache_clear()
+    with ServerThread(config_for(tmp_path)) as srv:
+        answers = [http("POST", f"{srv.url}/api/rules/patterns", {"rules": {"preset": p}})
+                   for p in ("xiaogan", "xiaogan", "capped", "xiaogan")]
+    assert [status for status, _ in answers] == [200, 200, 200, 429]
+    assert answers[0][1] == answers[1][1] and answers[0][1] != answers[2][1]
+    assert answers[3][1]["detail"]["code"] == "rate_limited"
+    info = patterns_of.cache_info()
+    assert (info.misses, info.hits) == (2, 1)

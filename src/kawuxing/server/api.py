@@ -18,12 +18,14 @@ perspective for anyone, ``?perspective=0-2|table`` for the match's players, R13)
 Every error is ``{"detail": {"code", "message"}}`` (docs/protocol.md "Errors"). Per client IP,
 making rooms, joining (and leaving, handing a seat to a bot) and looking rooms and replays up
 are rate limited (token buckets, :class:`~kawuxing.server.ratelimit.IpBuckets`): over the
-limit is a 429 ``rate_limited`` with ``Retry-After`` (seconds). ``/api/health``, ``/api/rules``
-(``/api/rules/patterns``: some 2 ms of CPU) and ``/api/bots`` are never limited.
+limit is a 429 ``rate_limited`` with ``Retry-After`` (seconds); ``/api/rules/patterns`` (some
+2 ms of CPU a rule set, then kept) counts as a look-up. ``/api/health``, ``/api/rules`` and
+``/api/bots`` are never limited.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Annotated, Any
 
@@ -221,15 +223,25 @@ class RulePatterns(BaseModel):
 
 
 @router.post("/api/rules/patterns")
-async def rule_patterns(body: RulePatterns) -> dict:
+async def rule_patterns(request: Request, body: RulePatterns) -> dict:
     """Every pattern under ``rules`` with an example hand scored under them
     (:func:`kawuxing.pattern_table.pattern_table`: ×, cap, legality; R9, R7.3-R7.7): the
     rules page of a room. 422 ``bad_rules`` naming the option for rules that are not a
-    RuleSet."""
+    RuleSet. Counted as a look-up (429 ``rate_limited``); each rule set's table is worked
+    out once (:func:`patterns_of`)."""
+    await _limit(request, "lookup")
     try:
         rules = RuleSet.from_dict(body.rules)
     except (RulesError, TypeError) as exc:
         raise _coded(422, "bad_rules", str(exc)) from None
+    return patterns_of(rules)
+
+
+@functools.lru_cache(maxsize=256)
+def patterns_of(rules: RuleSet) -> dict:
+    """:func:`~kawuxing.pattern_table.pattern_table` of ``rules``, kept for the 256 rule sets
+    asked for last (about 2 ms of CPU each; a room's rules page is asked for again and
+    again). The caller must not change what it gets."""
     return pattern_table(rules)
 
 

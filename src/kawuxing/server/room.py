@@ -48,7 +48,7 @@ from .db import Store
 from .ended import compact
 from .errors import RoomError, RoomMoved
 from .fairdeal import FairDeal
-from .hints import seat_hint
+from .hints import SeatHints
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
 from .playerstore import sitting
 from .rows import ActionRow, hand_row, match_row, restored_match, room_row
@@ -125,6 +125,7 @@ class Room(Actor):
         self.owner: str | None = None  # who made it (client IP; not stored)
         self.pacer, self.sender, self.fair = Pacer(self), Sender(self), FairDeal(self)
         self.spectators = Spectators(config.max_spectators)  # 旁观 (issue 12)
+        self.hints = SeatHints()  # 提示, worked out beside the room (issue 34)
         self.chat = ChatLimits(config.chat_rate, config.chat_burst, clock.now)
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
         self.rating: dict | None = None  # the rating outcome once the match is over (issue 16)
@@ -143,6 +144,7 @@ class Room(Actor):
                    timeout: float = 5.0) -> None:
         """Finish the command in progress, cancel timers, close connections with ``code``."""
         self.pacer.cancel_all()
+        self.hints.cancel()
         await self.stop_serving(timeout)
         self.pacer.cancel_all()
         for seat in list(self.drops):
@@ -447,7 +449,7 @@ class Room(Actor):
                 if between is not None:
                     conn.send(between)
         elif isinstance(msg, protocol.HintRequest):
-            await self._hint(slot, conn)
+            self._hint(slot, conn)
         elif isinstance(msg, protocol.Entropy):
             answer = self.fair.take(seat, msg.hand, msg.value)
             if isinstance(answer, dict):
@@ -464,14 +466,16 @@ class Room(Actor):
             return
         self.sender.everyone(protocol.chat(slot.index, say))
 
-    async def _hint(self, slot: Slot, conn: Sink) -> None:
-        """The expert's ranking of the seat's choices now (``hint``), or ``not_playing``."""
+    def _hint(self, slot: Slot, conn: Sink) -> None:
+        """The expert's ranking of the seat's choices now (``hint``, for the hand and version
+        asked about: it may come after later updates, which the client knows by the version),
+        or ``not_playing``. Worked out beside the room (:class:`.hints.SeatHints`)."""
         if self.match is None or not self.playing or self.match.hand.ended:
             self.refuse(slot, None, protocol.NOT_PLAYING, "no hand is being played")
             return
-        hand, version = self.match.hand, self.version
-        choices = await seat_hint(hand, conn.seat)
-        conn.send(protocol.hint(len(self.match.hands) - 1, version, choices))
+        number, version = len(self.match.hands) - 1, self.version
+        self.hints.ask(self.match.hand, conn.seat, (number, version, conn.seat),
+                       lambda choices: conn.send(protocol.hint(number, version, choices)))
 
     async def _client_action(self, slot: Slot, msg: protocol.ActionMessage) -> None:
         """A player's action: refused in the order of docs/protocol.md, else played. Its id

@@ -19,6 +19,7 @@ from .. import protocol
 from ..config import default_node_id
 from ..errors import RoomError
 from ..roomops import ROOM_OPS
+from ..schema import ACTIVE_ROOMS
 from ..tokens import normalize_code
 from .keeper import Keeper
 from .leases import Leases
@@ -30,6 +31,8 @@ log = logging.getLogger("kawuxing.server.cluster")
 LEASE_MS = 5000  # a lease's (and a heartbeat's) time to live
 INTERVAL = 1.0  # seconds between renewals, heartbeats and takeover scans
 LOAD_WAIT = 5.0  # seconds a request waits for a room this process is rebuilding
+SETTLE_WAIT = 5.0  # seconds a request waits for the lease of a room being played to settle
+SETTLE_STEP = 0.1
 REDIS_CONNECTIONS = 32  # connections to Redis per process at most (the channel holds one)
 ATTACH_WAIT = 5.0  # seconds a relayed socket waits for the owner's first word, then asks again
 
@@ -188,19 +191,34 @@ class ClusterNode:
     async def locate(self, code: str) -> str | None:
         """Who serves room ``code``: :attr:`me` (in memory here now; a room with no live
         owner that is still being played is taken over on the spot, :mod:`.takeover`),
-        another process's id, or None (no such room being played)."""
+        another process's id, or None (no such room being played).
+
+        A process that loses the race for a free lease asks who won; while nobody holds the
+        lease of a room the database says is being played (a Redis that restarted empty,
+        a lease being settled) it asks again for up to :data:`SETTLE_WAIT` seconds: a live
+        room is never reported gone (issue 34, F2)."""
         code = normalize_code(code)
         if len(code) > 16:
             return None
         if self.manager.get(code) is not None:
             return self.me
-        owner = (await self.leases.owners([code]))[0]
-        if owner is None:
-            await takeover.take(self, [code])
-            return self.me if self.manager.get(code) is not None else None
-        if owner == self.me:  # being rebuilt here
-            return self.me if await self._loaded(code) is not None else None
-        return owner
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SETTLE_WAIT
+        while True:
+            owner = (await self.leases.owners([code]))[0]
+            if owner is None:
+                await takeover.take(self, [code])
+                if self.manager.get(code) is not None:
+                    return self.me
+                owner = (await self.leases.owners([code]))[0]  # lost the race: who won?
+            if owner == self.me:  # being rebuilt here
+                return self.me if await self._loaded(code) is not None else None
+            if owner is not None:
+                return owner
+            row = await self.manager.store.room_row(code)
+            if row is None or row["status"] not in ACTIVE_ROOMS or loop.time() > deadline:
+                return None
+            await asyncio.sleep(SETTLE_STEP)
 
     async def _loaded(self, code: str):
         """The room once in memory (it may be being claimed or rebuilt), or None after
@@ -379,8 +397,13 @@ class ClusterNode:
 
     def _gap(self) -> None:
         """The channel was lost a moment (messages may be lost): every relayed socket asks
-        its owner for the full state again."""
+        its owner for the full state again, and attaches again at the next
+        :meth:`reroute` unless the owner answers first — an owner that lost the room and
+        took it back meanwhile (a Redis that restarted) no longer has the socket, and its
+        word that it closed it may be among what was lost (issue 34)."""
         for link in list(self.links.values()):
+            link.heard = False
+            link.opened = float("-inf")
             link.resync()
 
     def moved(self, codes: list[str]) -> None:
