@@ -154,3 +154,41 @@ def test_a_bot_thinks_off_the_event_loop(tmp_path):
             assert [(a.seat, a.verb) for a in hand.actions[:3]] == [
                 (0, "discard"), (1, "pung"), (2, "win")]
     asyncio.run(main())
+
+
+def test_toguan_never_declares_for_a_player_who_is_away(tmp_path):
+    """Issue 35: 亮倒 (R8.1) cannot be taken back: 托管 plays a player's seat without the
+    declaring discards (a bot's own seat keeps them); with nothing else legal, as it is."""
+    from kawuxing.engine import Action
+    from kawuxing.engine.actions import DISCARD
+    from kawuxing.server.pacing import auto_choices
+    from kawuxing.tiles import parse_tile
+
+    five, nine = parse_tile("5p"), parse_tile("9s")
+    legal = [Action(0, DISCARD, five), Action(0, DISCARD, five, True),
+             Action(0, DISCARD, nine, True)]
+    assert auto_choices(legal) == [Action(0, DISCARD, five)]
+    assert auto_choices(legal[1:]) == legal[1:]
+
+    class Recording:
+        def __init__(self) -> None:
+            self.seen: list = []
+
+        def act(self, obs, offered):
+            self.seen.append(list(offered))
+            return offered[0]
+
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            created = await manager.create_room(seats=["human", "human", "heuristic"])
+            room = manager.get(created["code"])
+            await room.post(room.join, "ann", 0)
+            await room.post(room.join, "bob", 1)
+            assert room.match is not None
+            bot = Recording()
+            room.seats.agent = lambda seat, auto_bot: bot
+            room.match.hand.legal_actions = lambda seat: list(legal)
+            for seat in (0, 2):  # a player's seat under 托管, then the bot's own seat
+                await room.pacer.think(seat)
+            assert bot.seen == [[Action(0, DISCARD, five)], legal]
+    asyncio.run(main())

@@ -179,3 +179,42 @@ def test_lobby_lists_no_option_preset_or_bot_of_its_own():
     assert "/api/rules" in (JS / "api.js").read_text("utf-8")
     assert "api.rules()" in lobby and "api.bots()" in lobby
 
+
+
+def server_error_codes() -> set[str]:
+    """The ``code`` of every coded HTTP error the server raises (``RoomError(status, message,
+    code)`` and ``_coded(status, code, message)`` in src/kawuxing/server), literal or named."""
+    from kawuxing.server import errors, protocol
+
+    codes = set()
+    for path in (STATIC_DIR.parent.parent / "server").rglob("*.py"):
+        text = path.read_text("utf-8")
+        for match in re.finditer(r"\b(RoomError|_coded)\(", text):
+            depth, i = 1, match.end()
+            while depth:
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+            args = text[match.end():i - 1]
+            if match.group(1) == "_coded":
+                found = re.match(r"\s*\d+,\s*(?:\"([a-z_]+)\"|([A-Z_]+))", args)
+            else:
+                found = re.search(r"(?:\"([a-z_]+)\"|([A-Z_]+))\s*\)?\s*(?:from None)?\s*$",
+                                  args.strip())
+            if found is None:
+                continue
+            literal, name = found.groups()
+            if name:
+                literal = getattr(protocol, name, None) or getattr(errors, name, None)
+            if literal:
+                codes.add(literal)
+    return codes
+
+
+def test_every_coded_http_error_reads_in_the_page_language():
+    """Issue 35: a refusal shows the page's words for its code, never the server's English
+    (the client's api.js explains ``err_<code>``)."""
+    zh, _ = i18n_tables()
+    codes = server_error_codes()
+    assert {"seat_connected", "not_playing", "rate_limited", "no_room"} <= codes
+    internal = {"bad_call"}  # between a cluster's processes, never shown
+    assert sorted(c for c in codes - internal if f"err_{c}" not in zh) == []

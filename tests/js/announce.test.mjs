@@ -52,7 +52,7 @@ test('wins and kongs; nothing to decide adds nothing', () => {
   setLang('zh');
   const model = { view: view('ended', []), seat: 0, players: PLAYERS };
   assert.equal(announcement([{ n: 1, type: 'kong', seat: 2, kind: 'concealed_kong' }], model), '上家 Ann暗杠');
-  assert.equal(announcement([{ n: 2, type: 'win', seat: 0, tile: '5p', by: 'self_draw' }], model), '我自摸五筒');
+  assert.equal(announcement([{ n: 2, type: 'win', seat: 0, tile: '5p', by: 'self_draw' }], model), '你自摸五筒');
   assert.equal(announcement([{ n: 3, type: 'win', seat: 1, tile: '5p', by: 'discard', from: 0 }], model), '下家 老张胡五筒');
   assert.equal(announcement([{ n: 4, type: 'draw', seat: 2 }], model), '');
 });
@@ -61,12 +61,22 @@ test('honours are said in full in Chinese; a spectator hears seats, not 我', ()
   setLang('zh');
   const model = { view: view('ended', []), seat: 0, players: PLAYERS };
   assert.equal(announcement([{ n: 1, type: 'discard', seat: 0, tile: '5z' }, { n: 2, type: 'discard', seat: 1, tile: '6z' }], model),
-    '我打出白板。下家 老张打出发财');
+    '你打出白板。下家 老张打出发财');
   const watching = { ...model, readOnly: true, watching: true };
   assert.equal(announcement([{ n: 1, type: 'discard', seat: 0, tile: '7z' }], watching), '座位 1 小明打出红中');
   setLang('en');
   assert.equal(announcement([{ n: 1, type: 'discard', seat: 0, tile: '7z' }], watching), '小明 (Seat 1) discarded red dragon');
   setLang('zh');
+});
+
+test('the own seat is "you": You punged, not Me punged', () => {
+  setLang('en');
+  const model = { view: view('ended', []), seat: 0, players: PLAYERS };
+  assert.equal(announcement([{ n: 1, type: 'pung', seat: 0, tile: '6s' }], model), 'You punged 6 bamboo');
+  assert.equal(announcement([{ n: 2, type: 'kong', seat: 0, kind: 'concealed_kong' }], model), 'You made a concealed kong');
+  assert.equal(announcement([{ n: 3, type: 'pung', seat: 1, tile: '6s' }], model).endsWith('punged 6 bamboo'), true);
+  setLang('zh');
+  assert.equal(announcement([{ n: 4, type: 'pung', seat: 0, tile: '6s' }], model), '你碰六条');
 });
 
 test('my hand keys: the hand, each copy of a kind its own key, the tile drawn by the wall count', () => {

@@ -221,6 +221,20 @@ test('players, errors, the room state over HTTP', () => {
   assert.deepEqual(s.receive({ type: 'pong', t: 1 }), {});
 });
 
+test('an HTTP room answer older than the socket does not turn a connected friend offline', () => {
+  const s = new GameState(0);
+  const online = [{ kind: 'human', nickname: 'me', connected: true },
+    { kind: 'human', nickname: 'friend', connected: true }, { kind: 'bot', nickname: '老张' }];
+  s.receive({ type: 'players', players: online });
+  const stale = online.map((p, i) => (i === 1 ? { ...p, connected: false } : p));
+  s.roomInfo({ match_id: 'm1', seats: stale });  // asked before the friend joined
+  assert.equal(s.players[1].connected, true);
+  assert.equal(s.matchId, 'm1');
+  const fresh = new GameState(0);  // before any socket news, the HTTP seats are taken
+  fresh.roomInfo({ seats: stale });
+  assert.equal(fresh.players[1].connected, false);
+});
+
 test('lastDiscard: the newest discard unless a pung or kong took it', () => {
   assert.deepEqual(lastDiscard([{ type: 'discard', seat: 1, tile: '5p' }, { type: 'draw', seat: 2 }]), { seat: 1, tile: '5p' });
   assert.equal(lastDiscard([{ type: 'discard', seat: 1, tile: '5p' }, { type: 'pung', seat: 2 }]), null);

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from ..agents.timeout import TimeoutAgent
 from ..engine import CLAIM, PASS, ROB, Action, IllegalAction
+from ..engine.actions import DISCARD
 from ..engine.observation import observe
 from . import protocol
 from .clock import TimerHandle
@@ -198,12 +199,15 @@ class Pacer:
     def think(self, seat: int) -> asyncio.Future:
         """Start the bot of ``seat`` deciding now, in a worker thread, on its seat's
         Observation (R13; a snapshot, so the room may go on meanwhile) and the legal actions
-        now: a future of its :class:`Action` (the expert takes a few ms, tens at worst)."""
+        now (:func:`auto_choices` for a player's seat under 托管): a future of its
+        :class:`Action` (the expert takes a few ms, tens at worst)."""
         room = self.room
         hand = room.match.hand
         agent = room.seats.agent(seat, room.settings.auto_bot)
-        return asyncio.ensure_future(
-            asyncio.to_thread(agent.act, observe(hand, seat), hand.legal_actions(seat)))
+        legal = hand.legal_actions(seat)
+        if room.seats[seat].kind in PLAYERS:
+            legal = auto_choices(legal)
+        return asyncio.ensure_future(asyncio.to_thread(agent.act, observe(hand, seat), legal))
 
     def think_ahead(self, key: WindowKey) -> None:
         """The claim window ``key`` opened: each bot that must answer it (with an option or
@@ -480,3 +484,12 @@ class Pacer:
         match = self.room.match
         if self.next_handle is not None and (match is None or match.over):
             self.cancel_next()
+
+
+def auto_choices(legal: list[Action]) -> list[Action]:
+    """What 托管 may choose for a player who is away (disconnected or timed out): the legal
+    actions but the declaring discards — 亮倒 (R8.1) cannot be taken back and shows the hand
+    (issue 35), so it stays the player's own choice; everything else as the bot likes. The
+    list as it is when it holds nothing else."""
+    kept = [a for a in legal if not (a.verb == DISCARD and a.declare)]
+    return kept or legal

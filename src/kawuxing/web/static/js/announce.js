@@ -10,14 +10,16 @@ import { spokenTileName as tileName } from './tiles.js';
 function sentence(e, model) {
   const who = seatWho(model, e.seat);
   const tile = e.tile ? tileName(e.tile, lang()) : '';
+  const mine = e.seat === model.seat && !model.readOnly;
+  const say = (key, args) => t(mine ? `${key}_me` : key, args);  // "You punged", not "Me punged"
   switch (e.type) {
-    case 'discard': return t('ann_discard', { who, tile });
-    case 'draw': return e.seat === model.seat && e.tile && !model.readOnly ? t('ann_draw_me', { tile }) : null;
-    case 'pung': return t('ann_pung', { who, tile });
-    case 'kong': return e.kind === 'concealed_kong' && !e.tile ? t('ann_concealed_kong', { who }) : t('ann_kong', { who, tile });
-    case 'adding_kong': return t('ann_adding_kong', { who, tile });
-    case 'declare': return t('ann_declare', { who, waits: (e.waits || []).map((c) => tileName(c, lang())).join(' ') });
-    case 'win': return t(e.by === 'self_draw' ? 'ann_self_draw' : 'ann_win', { who, tile });
+    case 'discard': return say('ann_discard', { who, tile });
+    case 'draw': return mine && e.tile ? t('ann_draw_me', { tile }) : null;
+    case 'pung': return say('ann_pung', { who, tile });
+    case 'kong': return e.kind === 'concealed_kong' && !e.tile ? say('ann_concealed_kong', { who }) : say('ann_kong', { who, tile });
+    case 'adding_kong': return say('ann_adding_kong', { who, tile });
+    case 'declare': return say('ann_declare', { who, waits: (e.waits || []).map((c) => tileName(c, lang())).join(' ') });
+    case 'win': return say(e.by === 'self_draw' ? 'ann_self_draw' : 'ann_win', { who, tile });
     default: return null;
   }
 }

@@ -86,10 +86,12 @@ export class GameState {
     return true;
   }
 
-  /** Merge GET /api/rooms/{code} ({match_id, seats, hands_per_match, rules}). */
+  /** Merge GET /api/rooms/{code} ({match_id, seats, hands_per_match, rules}). Its seats are
+   * taken only before the socket has said who sits where: an HTTP answer may be older than the
+   * socket's last `players` (a friend who has just joined would show as offline). */
   roomInfo(data) {
     this.matchId = data.match_id || this.matchId;
-    if (data.seats) this.players = data.seats;
+    if (data.seats && !this.players) this.players = data.seats;
     this.handsPerMatch = data.hands_per_match || this.handsPerMatch;
     if (data.rules && !this.rules) this.rules = data.rules;
   }

@@ -9,7 +9,7 @@
 // (view.unseen) come with it; nothing here re-derives a rule.
 
 import { el, patch } from './dom.js';
-import { hintLines } from './hint.js';
+import { HINT_SHOWN, hintLines } from './hint.js';
 import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
 import { parseTiles } from './notation.js';
@@ -484,7 +484,8 @@ function hintPanel(model, handlers) {
   panel.setAttribute('aria-label', t('hint_title'));
   const head = el('div', 'hint-head');
   head.appendChild(el('span', 'title', t('hint_title')));
-  head.appendChild(el('span', 'of', t('hint_of', { n: model.hint.choices.length })));
+  const n = model.hint.choices.length;
+  head.appendChild(el('span', 'of', n > HINT_SHOWN ? t('hint_of', { k: HINT_SHOWN, n }) : t('hint_all', { n })));
   const close = el('button', 'hint-close', '×');
   close.type = 'button';
   close.dataset.focusKey = 'hint-close';
