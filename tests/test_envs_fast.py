@@ -88,6 +88,56 @@ def test_view_tensor_refuses_what_is_not_a_seat_view():
         view_tensor(dict(view, seat=None), RuleSet.preset())
     with pytest.raises(ViewError, match="view.hand"):
         view_tensor(dict(view, hand="99x"), RuleSet.preset())
+    for junk, words in ((dict(view, phase="lunch"), "view.phase: one of"),
+                        (dict(view, seats=view["seats"][:2]), "view.seats: a list of three"),
+                        (dict(view, dealer=7), "view.dealer: 0, 1 or 2, got 7"),
+                        (dict(view, turn=1.0), "view.turn: 0, 1 or 2 or null, got 1.0"),
+                        (dict(view, unseen=[1, 2]), "view.unseen: an object"),
+                        (dict(view, seat=0.0), "view.seat: 0, 1 or 2, got 0.0"),
+                        ("a view", "view: a JSON object, got str")):
+        with pytest.raises(ViewError, match=words.replace("(", r"\(")):
+            view_tensor(junk, RuleSet.preset())
+    with pytest.raises(ViewError, match="face_down: 30 counts"):
+        view_tensor(view, RuleSet.preset(), face_down=(1, 2))
+
+
+def test_view_tensor_answers_junk_with_a_view_error_only():
+    """Any value of any key of a real view replaced by junk: the planes, or a ViewError —
+    never another exception (an outside bot's bad view is its own error, not a crash)."""
+    hand = Match(RuleSet.preset("xiaogan"), "junk-view", windows=True).hand
+    rng = random.Random(5)
+    for _ in range(40):  # play into the hand: melds, discards, a table tile
+        seat = hand.to_act()[0]
+        hand.apply(rng.choice(hand.legal_actions(seat)))
+        if hand.ended:
+            break
+    view = json.loads(json.dumps(seat_view(hand, hand.to_act()[0] if hand.to_act() else 0)))
+    junks = [None, -1, 3, 1.5, "x", "5p", [], [1], {}, {"kind": "pung", "tile": "5p"}, True]
+
+    def paths(node, prefix=()):
+        yield prefix
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from paths(v, prefix + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from paths(v, prefix + (i,))
+
+    count = 0
+    for path in list(paths(view))[1:]:
+        for junk in rng.sample(junks, 3):
+            broken = json.loads(json.dumps(view))
+            node = broken
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = junk
+            try:
+                planes = view_tensor(broken, RuleSet.preset("xiaogan"))
+            except ViewError:
+                continue
+            assert planes.shape == SHAPE
+            count += 1
+    assert count > 0  # some junk is harmless (a name, a flag read as a bool)
 
 
 def test_skip_forced_passes_the_pettingzoo_tests():
@@ -190,6 +240,10 @@ def test_vector_env_same_seed_same_hands_and_illegal_batch_refused():
     with pytest.raises(IllegalEnvAction, match="hand 2: action"):
         a.step(bad)
     assert [len(h.actions) for h in a.hands] == snapshot  # no hand moved
+    good = (rng.random(ma.shape) * ma).argmax(1)
+    with pytest.raises(IllegalEnvAction, match=r"hand 0: action 0.5 is not an action index"):
+        a.step([0.5] + good[1:].tolist())
+    assert [len(h.actions) for h in a.hands] == snapshot
     with pytest.raises(ValueError, match="one index for each of the 4 hands, got 3"):
         a.step(bad[:3])
     with pytest.raises(ValueError, match="at least 1"):

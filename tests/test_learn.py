@@ -125,3 +125,13 @@ def test_train_refuses_bad_input_with_one_line(tmp_path, args, words):
                            *args], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and words in done.stderr
+
+
+def test_resume_of_a_folder_whose_config_is_not_a_runs_is_one_error_line(tmp_path):
+    run = tmp_path / "r"
+    run.mkdir()
+    (run / "config.json").write_text("{not json")
+    done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(run), "--resume"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"error: {run}/config.json: not the config of a run")

@@ -184,3 +184,18 @@ def test_learned_bot_loads_the_shipped_weights_and_plays():
     actions, deltas = play_hand(RuleSet.preset("xiaogan"), "learned/1",
                                 [agent, make_agent("expert", 2), make_agent("learned", 3)])
     assert len(actions) > 10 and sum(deltas) == 0
+
+
+def test_the_learned_bot_without_its_weights_is_refused_by_name(tmp_path, monkeypatch):
+    """An arena or a room refuses ``learned`` before its first deal when its weights are
+    gone (one error naming the file), instead of a traceback in a worker."""
+    from kawuxing.agents import registry
+
+    monkeypatch.setattr(registry, "LEARNED_WEIGHTS", tmp_path / "gone.npz")
+    with pytest.raises(PolicyError, match="gone.npz: no such policy file"):
+        check_bot("learned")
+    text = tmp_path / "notes.npz"
+    text.write_text("weights? no: words")
+    monkeypatch.setattr(registry, "LEARNED_WEIGHTS", text)
+    with pytest.raises(PolicyError, match=r"notes.npz: not a policy file \(an .npz archive"):
+        check_bot("learned")

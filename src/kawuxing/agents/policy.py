@@ -118,6 +118,8 @@ class PolicyNet:
         unreadable file, another format or encoding version, or an array of the wrong
         shape."""
         path = Path(path)
+        if path.is_file() and not zipfile.is_zipfile(path):
+            raise PolicyError(f"{path}: not a policy file (an .npz archive of arrays)")
         try:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {k: data[k] for k in data.files}

@@ -36,7 +36,9 @@ class Bot:
     ``name``: what a spec starts with; ``description``: one English line; ``levels``: the
     levels a spec may add after ``:`` (empty: none); ``default_level``: the level of the bare
     name; ``build(level, seed)``: a fresh agent (``level`` None for a bot without levels, the
-    file's path for a bot that ``takes_path``: ``policy:PATH``).
+    file's path for a bot that ``takes_path``: ``policy:PATH``); ``check()``: raises
+    ``ValueError`` when the bot cannot be built here (its weights missing), called by
+    :func:`parse_bot` so that an arena refuses it before its first deal.
     """
 
     name: str
@@ -45,6 +47,7 @@ class Bot:
     levels: tuple[int, ...] = ()
     default_level: int | None = None
     takes_path: bool = False
+    check: Callable[[], object] | None = None
 
     def specs(self) -> list[str]:
         """Every spec that names a distinct player of this bot, strongest first
@@ -63,7 +66,8 @@ BOTS: tuple[Bot, ...] = (
         lambda level, seed: RandomAgent(seed)),
     Bot("learned", "a network trained on the project's own env by imitation of the expert's "
         "self-play over the towns (docs/bots.md); numpy only",
-        lambda level, seed: PolicyAgent(load_policy(str(LEARNED_WEIGHTS)), seed, "learned")),
+        lambda level, seed: PolicyAgent(load_policy(str(LEARNED_WEIGHTS)), seed, "learned"),
+        check=lambda: load_policy(str(LEARNED_WEIGHTS))),
     Bot("heuristic", "shanten, effective tiles and live waits; level 2 adds the value of the "
         "waits, 亮倒 by expected value (R8) and concealed kongs; level 3 adds defence (declared "
         "waits, late folds, 杠上炮), the end-of-wall rules and 漂 with a good hand",
@@ -138,6 +142,8 @@ def parse_bot(spec: object) -> tuple[Bot, int | str | None]:
         return bot, level.strip()
     if bot is None or (level and not bot.levels):
         raise ValueError(f"unknown bot {spec!r}; bots: {bot_help()}")
+    if bot.check is not None:
+        bot.check()
     if not bot.levels:
         return bot, None
     if not level:

@@ -83,8 +83,8 @@ def train(
                        say=lambda line: out.print(line, highlight=False, markup=False),
                        progress=progress, epochs=epochs if resume else None,
                        rl_iterations=rl_iterations if resume else None)
-        except (FileExistsError, FileNotFoundError) as exc:
-            bar.stop()
+        except (FileExistsError, FileNotFoundError, ValueError) as exc:  # ValueError: a
+            bar.stop()  # config or checkpoint of the folder that cannot be read
             fail(str(exc))
     best = folder / "best.npz"
     if export is not None and best.exists():

@@ -94,7 +94,10 @@ class VectorEnv:
             raise ValueError(f"actions: one index for each of the {n} hands, got {len(actions)}")
         chosen = []
         for i, a in enumerate(actions):
-            action = self._legal[i].get(int(a)) if is_index(a) else None
+            if not is_index(a):
+                raise IllegalEnvAction(f"hand {i}: action {a!r} is not an action index (a "
+                                       f"whole number, 0-{NUM_ACTIONS - 1})")
+            action = self._legal[i].get(int(a))
             if action is None:
                 raise IllegalEnvAction(f"hand {i}: action {a!r} is not allowed by its mask "
                                        f"(legal: {sorted(self._legal[i])})")

@@ -15,9 +15,10 @@ import numpy as np
 
 from ..engine.observation import Observation
 from ..engine.state import ENDED, ROB
+from ..melds import MELD_KINDS
 from ..rules import RuleSet
 from ..tiles import COPIES, NUM_KINDS, TileError, parse_tile, parse_tiles
-from .tensors import observation_tensor
+from .tensors import PHASES, observation_tensor
 
 
 class ViewError(ValueError):
@@ -41,14 +42,46 @@ def _tile(text: object, where: str) -> int:
         raise ViewError(f"{where}: {exc}") from None
 
 
+def _seat_number(value: object, where: str, none: bool = False) -> int | None:
+    if value is None and none:
+        return None
+    if type(value) is not int or value not in (0, 1, 2):
+        raise ViewError(f"{where}: 0, 1 or 2{' or null' if none else ''}, got {value!r}")
+    return value
+
+
+def _check_shape(view: object) -> None:
+    """The keys whose values the tensor indexes by: a dict view, ``phase`` one of the
+    engine's, three ``seats`` objects, ``dealer`` and ``turn`` seats, ``unseen`` an object."""
+    if not isinstance(view, dict):
+        raise ViewError(f"view: a JSON object, got {type(view).__name__}")
+    if view.get("phase") not in PHASES:
+        raise ViewError(f"view.phase: one of {', '.join(PHASES)}, got {view.get('phase')!r}")
+    seats = view.get("seats")
+    if not isinstance(seats, list) or len(seats) != 3 or not all(
+            isinstance(s, dict) for s in seats):
+        raise ViewError("view.seats: a list of three objects, one a seat")
+    _seat_number(view.get("dealer"), "view.dealer")
+    _seat_number(view.get("turn"), "view.turn", none=True)
+    if not isinstance(view.get("unseen"), dict):
+        raise ViewError("view.unseen: an object of tile -> copies not seen")
+    for i, entry in enumerate(seats):
+        melds = entry.get("melds")
+        if not isinstance(melds, list) or not all(
+                isinstance(m, dict) and m.get("kind") in MELD_KINDS for m in melds):
+            raise ViewError(f"view.seats[{i}].melds: a list of {{kind, tile}} with a kind of "
+                            f"{', '.join(MELD_KINDS)}")
+
+
 def observation_from_view(view: dict, rules: RuleSet) -> Observation:
     """The :class:`Observation` that ``view`` (a seat's view, JSON-decoded) renders, under
     ``rules`` (the ``start_hand`` message's ``rules``: ``RuleSet.from_dict``). ``view.hand``
     holds the drawn tile too (``view.drawn`` names it). Raises :class:`ViewError` naming the
     key for a view that is not a seat's (a spectator's has no ``hand``)."""
+    _check_shape(view)
     try:
         seat = view["seat"]
-        if seat not in (0, 1, 2):
+        if type(seat) is not int or seat not in (0, 1, 2):
             raise ViewError(f"view.seat: 0, 1 or 2, got {seat!r} (a spectator's view?)")
         seats = view["seats"]
         melds, discards, claimed, declared, waits, revealed, hidden, count, piao = (
@@ -90,7 +123,7 @@ def observation_from_view(view: dict, rules: RuleSet) -> Observation:
     except KeyError as exc:
         raise ViewError(f"view: no key {exc.args[0]!r} (a seat's view of the bot protocol, "
                         f"docs/bot-protocol.md)") from None
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, ViewError):
             raise
         raise ViewError(f"view: {exc}") from None
@@ -123,4 +156,10 @@ def view_tensor(view: dict, rules: RuleSet, face_down: tuple[int, ...] | None = 
     the seat keeps face down after its 亮倒 (from its ``declare`` event; None: none);
     ``standing``: as the tensor's (None: the hand alone). Raises :class:`ViewError`."""
     obs = observation_from_view(view, rules)
-    return observation_tensor(obs, seat_shown(obs, face_down), standing)
+    if face_down is not None and (len(face_down) != NUM_KINDS or not all(
+            type(c) is int and 0 <= c <= COPIES for c in face_down)):
+        raise ViewError(f"face_down: {NUM_KINDS} counts of 0-{COPIES}")
+    try:
+        return observation_tensor(obs, seat_shown(obs, face_down), standing)
+    except (KeyError, IndexError, TypeError, ValueError) as exc:  # a value out of its range
+        raise ViewError(f"view: a value out of range ({exc!r})") from None

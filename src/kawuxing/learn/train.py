@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -158,8 +159,12 @@ class _Run:
         w, b = net.value  # the file holds it in base units; training scales it down
         net.value = (w / VALUE_SCALE, b / VALUE_SCALE)
         self.trainer = Trainer(net, fit)
-        with np.load(self.folder / "last-adam.npz") as state:
-            self.trainer.load_state(dict(state))
+        adam = self.folder / "last-adam.npz"
+        try:
+            with np.load(adam, allow_pickle=False) as state:
+                self.trainer.load_state(dict(state))
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{adam}: Adam's state cannot be read to resume ({exc})") from None
         return True
 
     def checkpoint(self, figures: dict, started: float, seed: int) -> dict:
@@ -306,8 +311,11 @@ def run(folder: Path, config: RunConfig | None = None, resume: bool = False,
     if resume:
         if not config_path.exists():
             raise FileNotFoundError(f"{folder}: no run to resume (no config.json)")
-        saved = json.loads(config_path.read_text())
-        config = RunConfig.from_json(saved["config"])
+        try:
+            saved = json.loads(config_path.read_text())
+            config = RunConfig.from_json(saved["config"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{config_path}: not the config of a run ({exc!r})") from None
         if epochs is not None:
             config.epochs = epochs
         if rl_iterations is not None:
