@@ -128,3 +128,27 @@ def test_frames_refusals_have_codes(server):
         status, body = http("GET", f"{base}/{playing}/0/frames{query}")
         assert (status, body["detail"]["code"]) == (409, "hand_in_play"), query
         assert "wall" in body["detail"]["message"]
+
+
+def test_the_review_of_a_seat_for_the_matchs_players_only(server):
+    """Issue 32: GET …/review?seat=S is kawuxing.review.review of the stored record, for the
+    match's players (R13: it reads the wall and every hand), with coded refusals."""
+    from kawuxing.review import review
+
+    match_id, record, token = ended_record(server)
+    base = f"{server.url}/api/hands/{match_id}/0/review"
+    for seat in (0, 1):
+        status, body = http("GET", f"{base}?seat={seat}", None, token)
+        assert status == 200, body
+        assert body == json.loads(json.dumps(review(record, seat)))
+        assert body["seat"] == seat and body["decisions"]
+        assert all(d["loss"] >= 0 for d in body["decisions"])
+    status, again = http("GET", f"{base}?seat=1", None, token)  # kept: the same answer
+    assert status == 200 and again == body
+    status, body = http("GET", f"{base}?seat=0")
+    assert (status, body["detail"]["code"]) == (403, "not_a_player")
+    for query in ("", "?seat=3", "?seat=x"):
+        status, body = http("GET", f"{base}{query}", None, token)
+        assert (status, body["detail"]["code"]) == (422, "bad_seat"), query
+    status, body = http("GET", f"{server.url}/api/hands/{match_id}/5/review?seat=0", None, token)
+    assert (status, body["detail"]["code"]) == (404, "no_hand")

@@ -210,6 +210,38 @@ def test_replay_page_checks_the_record_and_offers_it_for_download(server, deskto
     shot(page, "replay-fair")
 
 
+def test_replay_page_opens_the_ai_review_of_a_seat(server, desktop):
+    """Issue 32: a player of the match asks the 复盘 of a seat on the replay page: the summary
+    and the costliest decisions are the server's review, and a decision's step opens that
+    moment of the hand from that seat."""
+    from kawuxing.review import review
+
+    page, _ = desktop
+    token = page_player(page, server, "复盘者")
+    made = auto_played_match(server, {"seats": ["human", "expert", "heuristic:2"], "hands": 1},
+                             token)
+    match_id = made["room"]["match_id"]
+    status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
+    assert status == 200
+    want = review(record, 1)
+    page.goto(f"{server.url}/#/replay/{match_id}/0")
+    page.wait_for_selector(".review-go")
+    page.select_option(".review-seat", "1")
+    page.click(".review-go")
+    page.wait_for_selector(".review-panel")
+    summary = page.locator(".rv-summary").inner_text()
+    assert f"共 {len(want['decisions'])} 个决定" in summary
+    assert f"共损失 {want['total_loss']:.2f} 底分" in summary
+    steps = page.locator(".review-panel > .rv-list .rv-step").all_inner_texts()
+    assert steps == [f"第 {s + 1} 步" for s in want["costliest"]]
+    if want["costliest"]:
+        page.locator(".review-panel > .rv-list .rv-step").first.click()
+        page.wait_for_function("s => window.__kwxReplay.state.bottom === '1'"
+                               " && window.__kwxReplay.frames['1'][window.__kwxReplay.state.step]"
+                               ".step <= s", arg=want["costliest"][0])
+    shot(page, "replay-review")
+
+
 def test_no_web_crypto_outside_a_secure_context_says_so(server, desktop):
     page, _ = desktop
     base = server.url.replace("127.0.0.1", INSECURE_HOST)

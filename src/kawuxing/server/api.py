@@ -37,9 +37,11 @@ from starlette.concurrency import run_in_threadpool
 from ..agents import DEFAULT_BOT, bot_help, bots_schema
 from ..pattern_table import pattern_table
 from ..records import PUBLIC, TABLE, replay_frames
+from ..review import review
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
 from .errors import CLUSTER_UNAVAILABLE, redis_errors
 from .guard import limit_key
+from .hints import run_hint
 from .ratelimit import resolved
 from .room import EXTERNAL, HUMAN, clean_nickname
 from .roomops import ROOM_OPS
@@ -429,6 +431,36 @@ async def get_frames(match_id: str, number: str, request: Request,
         raise _not_a_player("a seat's or the whole table's replay")
     return await run_in_threadpool(replay_frames, found["record"],
                                    asked if asked in (PUBLIC, TABLE) else int(asked))
+
+
+@router.get("/api/hands/{match_id}/{number}/review")
+async def get_review(match_id: str, number: Annotated[int, Path(ge=0, le=10**6)],
+                     request: Request, seat: str | None = None,
+                     authorization: Annotated[str | None, Header()] = None) -> dict:
+    """The AI review (复盘) of ``seat``'s decisions in an ended hand
+    (:func:`kawuxing.review.review`: each decision with the expert model's best options and
+    their values in base units, the value lost by the choice made, the agreement rate, the
+    total lost, the costliest steps first), for the match's players only (it reads the
+    record, R13). Worked out once per hand and seat, one at a time with the hints
+    (:func:`.hints.run_hint`). 404 ``no_hand``, 409 ``hand_in_play``, 403 ``not_a_player``,
+    422 ``bad_seat`` for a ``seat`` that is not 0, 1 or 2."""
+    await _limit(request, "lookup")
+    if seat not in ("0", "1", "2"):
+        raise _coded(422, "bad_seat", "seat: 0, 1 or 2 (?seat=0)")
+    found = await _ended_hand(request, match_id, number)
+    if not await _played(request, match_id, authorization):
+        raise _not_a_player("the review (it reads the record: the wall and every hand)")
+    key = (match_id, number, int(seat))
+    cached = _REVIEWS.get(key)
+    if cached is None:
+        cached = await run_hint(lambda: review(found["record"], int(seat)))
+        _REVIEWS[key] = cached
+        while len(_REVIEWS) > 256:
+            _REVIEWS.pop(next(iter(_REVIEWS)))
+    return cached
+
+
+_REVIEWS: dict[tuple[str, int, int], dict] = {}  # ended hands do not change: kept, 256 at most
 
 
 @router.get("/api/matches")

@@ -62,6 +62,8 @@ export const api = {
   hand: (match, number, token = null) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}`, undefined, token),
   // every step of an ended hand as the engine draws it: perspective 0-2, 'table' or 'public'
   // (null: the server's choice, the table for a player of the match, else public)
+  // the AI review (复盘) of a seat's decisions in an ended hand: the match's players only
+  review: (match, number, seat, token) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}/review?seat=${seat}`, undefined, token),
   frames: (match, number, perspective = null, token = null) => call('GET', `/api/hands/${encodeURIComponent(match)}/${number}/frames${perspective === null ? '' : `?perspective=${perspective}`}`, undefined, token),
   matches: (limit = 50) => call('GET', `/api/matches?limit=${limit}`),
   match: (id) => call('GET', `/api/matches/${encodeURIComponent(id)}`),

@@ -10,6 +10,7 @@ import { api } from './api.js';
 import { el } from './dom.js';
 import { verifyRecord } from './fairness.js';
 import { lang, t } from './i18n.js';
+import { reviewPanel } from './review.js';
 import { settlementEl } from './settle.js';
 import { getPlayer } from './store.js';
 import { playerName, renderTable } from './table.js';
@@ -305,7 +306,46 @@ export async function renderReplay(root, matchId, number, at = null) {
   head.appendChild(nav);
   const tableBox = el('div', 'table-screen replay-table');
   const settleBox = el('div', 'replay-settle');
-  page.replaceChildren(head, tableBox, settleBox);
+  const reviewBox = el('div', 'replay-review');
+  if (mine) head.appendChild(reviewControls());
+  page.replaceChildren(head, tableBox, settleBox, reviewBox);
+
+  /** 复盘 (issue 32): a seat (mine by default: the seat with this browser's player name) and
+   * a button; the server's review of that seat's decisions opens below the table. */
+  function reviewControls() {
+    const box = el('div', 'review-controls');
+    const pick = el('select', 'review-seat');
+    pick.setAttribute('aria-label', t('rv_seat'));
+    names.forEach((name, s) => {
+      const o = el('option', null, name);
+      o.value = String(s);
+      pick.appendChild(o);
+    });
+    const own = me ? names.indexOf(me.name) : -1;
+    pick.value = String(own >= 0 ? own : 0);
+    const go = el('button', 'review-go', t('rv_button'));
+    go.type = 'button';
+    go.addEventListener('click', () => showReview(Number(pick.value), go));
+    box.append(pick, go);
+    return box;
+  }
+
+  async function showReview(seat, button) {
+    button.disabled = true;
+    reviewBox.replaceChildren(el('p', 'muted', t('rv_loading')));
+    const got = await api.review(matchId, number, seat, token);
+    button.disabled = false;
+    if (!got.ok) {
+      reviewBox.replaceChildren(el('p', 'error', t('rv_failed', { message: got.error })));
+      return;
+    }
+    reviewBox.replaceChildren(reviewPanel(got.data, names[seat], async (step) => {
+      persp.value = String(seat);
+      await choose(String(seat));  // the seat's own view at that moment
+      go(Math.max(0, shown().findLastIndex((f) => f.step <= step)));
+      tableBox.scrollIntoView({ block: 'start' });
+    }));
+  }
 
   /** A perspective's frames, fetched once; then drawn at the same step of the hand (the
    * public frames skip the steps that showed nothing) if it is still the one chosen. */
