@@ -71,6 +71,9 @@ class CreateRoom(BaseModel):
     decision_seconds: float | None = Field(None, description="time per decision")
     reserve_seconds: float | None = Field(None, description="extra time bank per hand")
     auto_bot: str = Field(DEFAULT_BOT, description="the bot that plays 托管 and left seats")
+    public: bool = Field(False, description="listed in the lobby while it waits (GET /api/rooms)")
+    fill_after: float | None = Field(None, description="seconds (0-600) after which bots take "
+                                                       "the open seats and the match starts")
     walls: list[str] | None = Field(None, description="tests only (refused unless enabled)")
 
 
@@ -274,6 +277,49 @@ async def create_room(body: CreateRoom, request: Request,
     if cluster is not None:  # on the least loaded process (issue 17)
         return await cluster.create(kwargs)
     return await _manager(request).create_room(**kwargs)
+
+
+@router.get("/api/rooms")
+async def list_rooms(request: Request) -> dict:
+    """The public rooms waiting for players, oldest first (issue 35): ``{"rooms": [{"code",
+    "preset", "options", "hands", "fill_after", "created_at", "seats": [{"kind", "bot",
+    "nickname"}], "open"}]}`` — join one with ``POST /api/rooms/{code}/join``."""
+    await _limit(request, "lookup")
+    return {"rooms": await _manager(request).store.public_rooms()}
+
+
+class Quick(BaseModel):
+    """Body of ``POST /api/quick`` (快速开始)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    preset: str = Field(DEFAULT_PRESET, description="the rules: a preset or town (GET /api/rules)")
+    nickname: Annotated[str, Field(max_length=64)] | None = Field(
+        None, description="as in POST /api/rooms (or a player's token in Authorization)")
+    fill_after: float | None = Field(60.0, description="seconds (0-600) before bots take the "
+                                                       "seats nobody took; null: never")
+
+
+@router.post("/api/quick")
+async def quick_match(body: Quick, request: Request,
+                      authorization: Annotated[str | None, Header()] = None) -> dict:
+    """Quick match (快速开始, issue 35): the oldest public room waiting with ``preset``'s rules
+    as they are and a seat open — ``{"code", "created": false}``: join it (``POST
+    /api/rooms/{code}/join``, with your entropy for its open commitment, docs/fairness.md) —
+    or, with none, a new public room of three player seats, yours the first, whose open
+    seats bots take after ``fill_after`` seconds: ``POST /api/rooms``'s answer and
+    ``"created": true``. 422 ``bad_rules`` for an unknown preset; else as ``POST
+    /api/rooms``."""
+    await _limit(request, "lookup")
+    if body.preset not in ALL_PRESETS:
+        raise _coded(422, "bad_rules", f"preset {body.preset!r}: one of "
+                                       f"{', '.join(ALL_PRESETS)}")
+    for room in await _manager(request).store.public_rooms():
+        if room["preset"] == body.preset and not room["options"] and room["open"]:
+            return {"code": room["code"], "created": False}
+    made = await create_room(CreateRoom(preset=body.preset, seats=[HUMAN] * 3,
+                                        nickname=body.nickname, public=True,
+                                        fill_after=body.fill_after), request, authorization)
+    return {**made, "created": True}
 
 
 @router.get("/api/rooms/{code}")

@@ -283,6 +283,41 @@ class Store:
                 "token_hashes": list(hashes), "rating": json.loads(match.rating)
                 if match.rating else None}
 
+    async def public_rooms(self, limit: int = 50) -> list[dict]:
+        """The public rooms waiting for players (issue 35), oldest first, at most ``limit``:
+        ``{"code", "preset", "options", "hands", "fill_after", "created_at", "seats": [{"kind",
+        "bot", "nickname"}], "open": free seats}``; rooms with no open seat left out. Every
+        process of a cluster reads the same list (the database's)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(rooms.c.code, rooms.c.preset, rooms.c.options, rooms.c.rules,
+                       rooms.c.settings, rooms.c.created_at)
+                .where(and_(rooms.c.status == ROOM_WAITING,
+                            rooms.c.settings.like('%"public":true%')))
+                .order_by(rooms.c.created_at).limit(limit))).mappings().all()
+            codes = [r["code"] for r in rows]
+            seat_rows = (await conn.execute(
+                select(seats.c.room_code, seats.c.seat, seats.c.kind, seats.c.bot,
+                       seats.c.nickname).where(seats.c.room_code.in_(codes))
+                .order_by(seats.c.room_code, seats.c.seat))).mappings().all() if codes else []
+        by_room: dict[str, list[dict]] = {}
+        for s in seat_rows:
+            by_room.setdefault(s["room_code"], []).append(
+                {"kind": s["kind"], "bot": s["bot"], "nickname": s["nickname"]})
+        out = []
+        for r in rows:
+            settings = json.loads(r["settings"])
+            room_seats = by_room.get(r["code"], [])
+            free = sum(s["kind"] == "open" for s in room_seats)
+            if not settings.get("public") or not free:
+                continue
+            out.append({"code": r["code"], "preset": r["preset"],
+                        "options": json.loads(r["options"]),
+                        "hands": json.loads(r["rules"]).get("hands_per_match"),
+                        "fill_after": settings.get("fill_after"), "created_at": r["created_at"],
+                        "seats": room_seats, "open": free})
+        return out
+
     async def active_codes(self) -> list[str]:
         """The codes of every room waiting or playing, oldest first (a cluster's process
         claims the free ones before it reads them, issue 17)."""

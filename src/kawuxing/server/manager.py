@@ -52,7 +52,8 @@ class RoomManager:
                           nickname: str | None = None, decision_seconds: float | None = None,
                           reserve_seconds: float | None = None, auto_bot: str = DEFAULT_BOT,
                           walls: list[str] | None = None, owner: str | None = None,
-                          player_id: str | None = None) -> dict:
+                          player_id: str | None = None, public: bool = False,
+                          fill_after: float | None = None) -> dict:
         """Create a room and store it.
 
         - ``preset`` + ``options``: the rule set, ``RuleSet.preset(preset, **options)``;
@@ -70,6 +71,8 @@ class RoomManager:
           hands.
         - ``owner``: who asks (the client IP): an all-bot match plays at full speed, so an
           owner may have ``config.max_bot_rooms_per_ip`` of them being played at a time.
+        - ``public``: listed in the lobby while it waits; ``fill_after``: seconds (0-600)
+          after which bots take the open seats and the match starts (None: never; issue 35).
 
         Returns ``{"code", "seat", "token", "room", "external"}`` (seat/token None without a
         nickname; ``external``: ``[{"seat", "token"}]`` of the external seats).
@@ -103,7 +106,9 @@ class RoomManager:
                                            self.config.decision_seconds),
             reserve_seconds=self._seconds("reserve_seconds", reserve_seconds,
                                           self.config.reserve_seconds, minimum=0.0),
-            auto_bot=auto_bot)
+            auto_bot=auto_bot, public=bool(public),
+            fill_after=None if fill_after is None else self._seconds(
+                "fill_after", fill_after, 0.0, minimum=0.0))
         parsed_walls = None
         if walls is not None:
             if not self.config.allow_test_walls:
@@ -136,6 +141,7 @@ class RoomManager:
         await self.store.create_room(room.row(), room.seat_rows())
         self.rooms[code] = room
         room.start()
+        room.schedule_fill()
         seat = token = None
         external = [{"seat": i, "token": await room.post(room.seat_external, i)}
                     for i, spec in enumerate(seats) if spec == EXTERNAL]

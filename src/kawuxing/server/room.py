@@ -69,11 +69,16 @@ __all__ = ["BOT", "EXTERNAL", "FINISHED", "HUMAN", "OPEN", "PLAYERS", "PLAYING",
 @dataclass
 class RoomSettings:
     """Per-room timing: ``decision_seconds`` per decision plus a per-hand ``reserve_seconds``
-    bank; ``auto_bot``: the bot that plays a seat under 托管 or left by its player."""
+    bank; ``auto_bot``: the bot that plays a seat under 托管 or left by its player;
+    ``public``: listed in the lobby while it waits (``GET /api/rooms``, issue 35);
+    ``fill_after``: seconds after its creation when bots take the seats still open and the
+    match starts (None: never)."""
 
     decision_seconds: float = 20.0
     reserve_seconds: float = 30.0
     auto_bot: str = DEFAULT_BOT
+    public: bool = False
+    fill_after: float | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready."""
@@ -193,11 +198,34 @@ class Room(Actor):
     async def resume(self) -> None:
         """After :meth:`restore`: start the match if the seats were filled but it never
         started; else schedule what is due (nothing runs until a player connects, unless
-        every seat is a bot)."""
+        every seat is a bot); a waiting room's filling by bots (:meth:`schedule_fill`)."""
         if self.match is None and self.waiting and self.seats.full():
             await self._try_start()
         elif self.match is not None:
             self.pacer.schedule()
+        self.schedule_fill()
+
+    def schedule_fill(self) -> None:
+        """A waiting room with ``settings.fill_after``: :meth:`fill_open` that many seconds
+        after its creation (at once if that is past)."""
+        after = self.settings.fill_after
+        if after is None or not self.waiting or self.match is not None:
+            return
+        due = max(0.0, self.created_at + after - time.time())
+        self.clock.call_later(due, lambda: self.post_nowait(self.fill_open))
+
+    async def fill_open(self) -> None:
+        """Bots (the suggested one) take every seat still open and the match starts — the
+        quick match's wait is over (issue 35). Nothing when the room no longer waits."""
+        if not self.waiting or self.match is not None:
+            return
+        for slot in self.seats:
+            if slot.kind == OPEN:
+                await self.seats.seat_bot(self.store, self.code, slot.index, SUGGESTED_BOT,
+                                          self.fence)
+        self.sender.players()
+        if self.seats.full():
+            await self._try_start()
 
     def public_info(self) -> dict:
         """What anyone with the room code may read: status, rules, seats (nicknames, kinds,

@@ -47,6 +47,9 @@ async function call(method, path, body, token) {
 
 export const api = {
   createRoom: (body) => call('POST', '/api/rooms', body),
+  // the public rooms waiting for players; quick match (issue 35)
+  publicRooms: () => call('GET', '/api/rooms'),
+  quick: (preset, fillAfter) => call('POST', '/api/quick', { preset, fill_after: fillAfter }),
   room: (code) => call('GET', `/api/rooms/${encodeURIComponent(code)}`),
   // extra: {entropy, commitment}: my entropy for the hand of that commitment (docs/fairness.md);
   // player: my player token (issue 16): the seat records me, under my player's name

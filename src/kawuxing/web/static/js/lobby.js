@@ -10,6 +10,7 @@ import { el } from './dom.js';
 import { newEntropy } from './fairness.js';
 import { t } from './i18n.js';
 import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
+import { publicRoomsCard, quickCard } from './findgame.js';
 import { ensurePlayer } from './players.js';
 import { allSeats, getNick, getPlayer, saveFair, saveSeat, setNick } from './store.js';
 import { toast } from './ui.js';
@@ -180,7 +181,14 @@ export function renderLobby(root, { joinCode, onEnter }) {
   cols.appendChild(create);
   const side = el('div', 'side');
   if (joinCode) page.appendChild(join);  // a shared link: joining comes first
-  else side.appendChild(join);
+  // find opponents (issue 35): quick match once the presets are known, the public rooms
+  const quickSpot = el('div', 'quick-spot');
+  side.appendChild(quickSpot);
+  loadSchemas().then(({ rules }) => {
+    quickSpot.replaceWith(quickCard(() => presetSelect(rules), needNick, joinFair, onEnter));
+  }, () => quickSpot.remove());
+  if (!joinCode) side.appendChild(join);
+  side.appendChild(publicRoomsCard(needNick, joinFair, onEnter));
 
   // rooms with a seat
   const mine = Object.entries(allSeats());
@@ -342,6 +350,13 @@ function createForm(rules, bots, needNick, onEnter) {
   form.appendChild(field(t('decision_time'), decision, t('decision_help')));
   form.append(panel.common, panel.town, panel.adv);
   panel.arrange(preset.value);
+  const pub = el('input');
+  pub.type = 'checkbox';
+  pub.name = 'public';
+  const publicLabel = el('label', 'check public-check');
+  publicLabel.append(pub, el('span', null, ` ${t('create_public')}`));
+  form.appendChild(publicLabel);
+  form.appendChild(el('small', 'help', t('create_public_help')));
 
   const cbtn = el('button', 'primary create-btn', t('create'));
   cbtn.type = 'submit';
@@ -353,7 +368,7 @@ function createForm(rules, bots, needNick, onEnter) {
     const body = {
       preset: preset.value, options: panel.chosen(), hands: Number(hands.value),
       seats: [HUMAN, seat1.value, seat2.value],
-      decision_seconds: Number(decision.value),
+      decision_seconds: Number(decision.value), public: pub.checked,
     };
     cbtn.disabled = true;
     const who = await ensurePlayer(n);  // no room is made for a name that cannot be had
