@@ -88,3 +88,37 @@ def test_bots_take_the_open_seats_after_the_wait(tmp_path):
         status, bad = http("POST", f"{srv.url}/api/rooms", {
             "nickname": "乙", "fill_after": -1})
         assert (status, bad["detail"]["code"]) == (422, "bad_time")
+
+
+def test_rematch_one_new_room_for_every_seat_of_a_finished_match(tmp_path):
+    from kawuxing.server.testing import auto_played_match
+
+    with ServerThread(config_for(tmp_path)) as srv:
+        made = auto_played_match(srv, {"seats": ["human", "expert", "heuristic:1"],
+                                       "hands": 1, "preset": "xiaogan",
+                                       "options": {"cap": 16}})
+        code, token = made["code"], made["token"]
+        status, first = http("POST", f"{srv.url}/api/rooms/{code}/rematch", None, token)
+        assert status == 200, first
+        assert first["created"] and first["seat"] == 0 and first["code"] != code
+        status, again = http("POST", f"{srv.url}/api/rooms/{code}/rematch", None, token)
+        assert (status, again) == (200, {"code": first["code"], "seat": 0, "created": False})
+        status, room = http("GET", f"{srv.url}/api/rooms/{first['code']}")
+        assert room["status"] == "waiting" and room["preset"] == "xiaogan"
+        assert room["options"] == {"cap": 16, "hands_per_match": 1}
+        assert [(s["kind"], s["bot"]) for s in room["seats"]] == [
+            ("open", None), ("bot", "expert"), ("bot", "heuristic:1")]
+        assert room["settings"]["fill_after"] == 60.0 and not room["settings"]["public"]
+        status, joined = http("POST", f"{srv.url}/api/rooms/{first['code']}/join",
+                              {"nickname": "auto", "seat": 0})
+        assert status == 200 and joined["seat"] == 0
+        # refusals: no token, a token of no seat, a match not over
+        status, body = http("POST", f"{srv.url}/api/rooms/{code}/rematch")
+        assert (status, body["detail"]["code"]) == (401, "no_token")
+        status, body = http("POST", f"{srv.url}/api/rooms/{code}/rematch", None, "nope")
+        assert (status, body["detail"]["code"]) == (403, "bad_token")
+        status, playing = http("POST", f"{srv.url}/api/rooms", {
+            "nickname": "乙", "seats": ["human", "human", "heuristic"]})
+        status, body = http("POST", f"{srv.url}/api/rooms/{playing['code']}/rematch", None,
+                            playing["token"])
+        assert (status, body["detail"]["code"]) == (409, "not_over")

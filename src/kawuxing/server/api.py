@@ -369,6 +369,27 @@ async def leave_room(code: str, request: Request,
     return await _room_op(request, code, "leave", token=_bearer(authorization))
 
 
+@router.post("/api/rooms/{code}/rematch")
+async def rematch(code: str, request: Request,
+                  authorization: Annotated[str | None, Header()] = None) -> dict:
+    """再来一场 (issue 35): a seat of a room whose match is over (its token in
+    ``Authorization: Bearer``) asks for the next match: one new room with the same rules,
+    hands and bots, the players' seats open for them (bots take the ones nobody takes within a
+    minute), offered to every seat (``rematch`` message); asked again, the same room. Answers
+    ``{"code", "seat": the asker's seat there to take (POST /api/rooms/{code}/join), "created"}``.
+    401 ``no_token``, 403 ``bad_token``, 409 ``not_over``, 404 ``no_room`` once the finished room
+    has left memory."""
+    token = _bearer(authorization)
+    await _limit(request, "join")
+    _known(request, code)
+    plan = await _room_op(request, code, "rematch_plan", token=token)
+    if "code" in plan:
+        return {"code": plan["code"], "seat": plan["seat"], "created": False}
+    made = await create_room(CreateRoom(**plan["plan"]), request, None)
+    final = await _room_op(request, code, "set_rematch", token=token, new_code=made["code"])
+    return {"code": final["code"], "seat": plan["seat"], "created": final["code"] == made["code"]}
+
+
 class SeatBot(BaseModel):
     """``POST /api/rooms/{code}/seats/{seat}/bot``: the bot for an open seat before the start
     (a spec of ``GET /api/bots``; default the suggested one)."""

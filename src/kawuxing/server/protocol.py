@@ -322,6 +322,12 @@ def chat(seat: int, say: str) -> dict:
     return {"type": "chat", "seat": seat, "say": say}
 
 
+def rematch(code: str, by: int | None) -> dict:
+    """再来一场 (issue 35): the next match's room ``code``, asked for by seat ``by``: each
+    player may take their seat there (``POST /api/rooms/{code}/join``)."""
+    return {"type": "rematch", "code": code, "by": by}
+
+
 def spectators(count: int) -> dict:
     """How many spectators (旁观) watch the room now."""
     return {"type": "spectators", "count": count}

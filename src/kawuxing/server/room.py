@@ -66,6 +66,9 @@ __all__ = ["BOT", "EXTERNAL", "FINISHED", "HUMAN", "OPEN", "PLAYERS", "PLAYING",
            "Room", "RoomError", "RoomSettings", "Sink", "clean_nickname"]
 
 
+REMATCH_FILL = 60.0  # seconds before bots take the seats of a rematch nobody took
+
+
 @dataclass
 class RoomSettings:
     """Per-room timing: ``decision_seconds`` per decision plus a per-hand ``reserve_seconds``
@@ -134,6 +137,7 @@ class Room(Actor):
         self.chat = ChatLimits(config.chat_rate, config.chat_burst, clock.now)
         self.stats = {"accepted": 0, "refused": 0, "timeouts": 0, "bot": 0, "store_failures": 0}
         self.rating: dict | None = None  # the rating outcome once the match is over (issue 16)
+        self.rematch_code: str | None = None  # 再来一场: the room of the next match (issue 35)
         # in a cluster (issue 17): whether this process still owns the room (its lease);
         # checked before every write of stored(): a process that lost it writes nothing more
         self.fence: Callable[[], bool] | None = None
@@ -338,6 +342,39 @@ class Room(Actor):
         if self.seats.full():
             await self._try_start()
         return "filled"
+
+    def rematch_plan(self, token: str) -> dict:
+        """再来一场 (issue 35), for a seat of the room (``token``) once its match is over:
+        ``{"seat": the asker's, "code": the rematch's room}`` when it is made, else ``{"seat",
+        "plan"}``: the new room — the same rules, hands, clock and 托管 bot; a bot's seat the
+        same bot, a player's seat open for them (bots take the seats nobody takes within
+        :data:`REMATCH_FILL` seconds). Raises :class:`RoomError` 403 ``bad_token``, 409
+        ``not_over``."""
+        seat = self.seats.seat_of(token)
+        if seat is None:
+            raise RoomError(403, "not a seat of this room", "bad_token")
+        if not self.finished:
+            raise RoomError(409, "the match of this room is not over", "not_over")
+        if self.rematch_code is not None:
+            return {"seat": seat, "code": self.rematch_code}
+        options = {k: v for k, v in self.options.items() if k != "hands_per_match"}
+        seats = [HUMAN if s.kind in PLAYERS or s.vacated else s.bot for s in self.seats]
+        return {"seat": seat, "plan": {
+            "preset": self.preset, "options": options, "hands": self.rules.hands_per_match,
+            "seats": seats, "decision_seconds": self.settings.decision_seconds,
+            "reserve_seconds": self.settings.reserve_seconds, "auto_bot": self.settings.auto_bot,
+            "fill_after": REMATCH_FILL}}
+
+    def set_rematch(self, token: str, code: str) -> str:
+        """The rematch of this room is room ``code`` (unless one was set first: its code is
+        returned); every seat and spectator is told (``rematch``). Raises :class:`RoomError`
+        403 ``bad_token``."""
+        if self.seats.seat_of(token) is None:
+            raise RoomError(403, "not a seat of this room", "bad_token")
+        if self.rematch_code is None:
+            self.rematch_code = code
+            self.sender.everyone(protocol.rematch(code, self.seats.seat_of(token)))
+        return self.rematch_code
 
     def give_to_bot(self, token: str, seat: int) -> None:
         """Another player of the room (``token``) hands the disconnected player of ``seat``

@@ -34,4 +34,18 @@ async def seat_to_bot(room, token: str, seat: int, bot: str | None = None) -> di
     return {"ok": True, "seat": seat, "done": done}
 
 
-ROOM_OPS = {"info": info, "join": join, "leave": leave, "seat_to_bot": seat_to_bot}
+async def rematch_plan(room, token: str) -> dict:
+    """``POST /api/rooms/{code}/rematch``, first step: ``{"seat", "code"}`` when the rematch
+    is made already, else ``{"seat", "plan"}``: the ``POST /api/rooms`` body of it
+    (:meth:`Room.rematch_plan`)."""
+    return await room.post(room.rematch_plan, token)
+
+
+async def set_rematch(room, token: str, new_code: str) -> dict:
+    """``POST /api/rooms/{code}/rematch``, last step: ``{"code"}``, the rematch's room (the
+    first one made, if two players asked at once; :meth:`Room.set_rematch`)."""
+    return {"code": await room.post(room.set_rematch, token, new_code)}
+
+
+ROOM_OPS = {"info": info, "join": join, "leave": leave, "seat_to_bot": seat_to_bot,
+            "rematch_plan": rematch_plan, "set_rematch": set_rematch}

@@ -49,6 +49,7 @@ export const api = {
   createRoom: (body) => call('POST', '/api/rooms', body),
   // the public rooms waiting for players; quick match (issue 35)
   publicRooms: () => call('GET', '/api/rooms'),
+  rematch: (code, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/rematch`, undefined, token),
   quick: (preset, fillAfter) => call('POST', '/api/quick', { preset, fill_after: fillAfter }),
   room: (code) => call('GET', `/api/rooms/${encodeURIComponent(code)}`),
   // extra: {entropy, commitment}: my entropy for the hand of that commitment (docs/fairness.md);

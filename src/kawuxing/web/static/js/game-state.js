@@ -120,6 +120,9 @@ export class GameState {
         this.spectators = msg.count;
         return { render: true };
       case 'chat': return { chat: msg };  // a quick phrase or emote of msg.seat
+      case 'rematch':  // 再来一场: the next match's room, asked for by seat msg.by
+        this.rematch = msg.code;
+        return { rematch: msg };
       case 'match_end':
         this.matchEnd = msg;
         this.matchId = msg.match_id || this.matchId;

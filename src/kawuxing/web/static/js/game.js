@@ -18,6 +18,7 @@ import { hasText, lang, onLangChange, t } from './i18n.js';
 import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
 import { hintable } from './hint.js';
 import { loadSchemas } from './lobby.js';
+import { playAgain } from './rematch.js';
 import { rulesPageEl } from './rulespage.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
@@ -111,6 +112,7 @@ export class Game {
     if (out.serverError && hasText('err_' + msg.code)) toast(t('err_' + msg.code), 'warn');
     else if (out.serverError) toast(t('server_error', { message: msg.message || msg.code }), 'error');
     if (out.chat) this.onChat(out.chat);
+    if (out.rematch && out.rematch.by !== this.seat) toast(t('rematch_offered', { name: playerLabel(this.s.players, out.rematch.by) }));
     if (out.between) this.paintBetween();
     if (out.autoTimeouts) toast(t('auto_on_timeouts'), 'warn');
     if (out.newHand) {
@@ -507,7 +509,19 @@ export class Game {
     const buttons = el('div', 'buttons');
     if (this.matchEnd) {
       box.appendChild(matchEndEl({ players: this.s.players, hands: this.matchEnd.hands, totals: this.matchEnd.totals, rating: this.matchEnd.rating }));
-      const lobby = el('button', 'primary', t('back_to_lobby'));
+      const again = el('button', 'primary play-again', t('rematch_btn'));
+      again.type = 'button';
+      again.addEventListener('click', async () => {
+        again.disabled = true;
+        const me = (this.s.players || [])[this.seat];
+        const r = await playAgain(this.code, this.token, (me && me.nickname) || '');
+        again.disabled = false;
+        if (!r.ok) { toast(t('rematch_failed', { message: r.error }), 'error'); return; }
+        closeModal();
+        location.hash = `#/room/${r.code}`;
+      });
+      buttons.appendChild(again);
+      const lobby = el('button', null, t('back_to_lobby'));
       lobby.type = 'button';
       lobby.addEventListener('click', () => { closeModal(); this.onLeave(false); });
       buttons.appendChild(lobby);

@@ -70,7 +70,7 @@ function valueText(offered) {
  * may deal the first hand, so the entropy goes with it (docs/fairness.md). The commitment and
  * my entropy are kept for the check at the end of the hand.
  */
-async function joinFair(code, nickname, seat, commit) {
+export async function joinFair(code, nickname, seat, commit) {
   const who = await ensurePlayer(nickname);
   if (who.error) return { ok: false, status: 409, data: null, error: who.error };
   const player = who.player.token;

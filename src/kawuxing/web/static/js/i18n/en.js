@@ -944,6 +944,10 @@ export const en = {
   rv_played_best: '{action}, as the AI',
   rv_discard: 'discard {tile}',
   rv_declare: 'discard {tile} and declare 亮倒',
+  rematch_btn: 'Play again (再来一场)',
+  rematch_offered: '{name} asks for another match: press Play again',
+  rematch_failed: 'No new match: {message}',
+  err_not_over: 'the match is not over yet',
   // finding opponents in the lobby (findgame.js)
   quick_title: 'Quick match',
   quick_help: 'Sit at a public table of these rules that waits for players, or open one; bots take the seats nobody takes in time.',
