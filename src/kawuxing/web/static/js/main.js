@@ -5,6 +5,7 @@
 
 import { lang, onLangChange, setLang, t } from './i18n.js';
 import { api } from './api.js';
+import { renderHowTo } from './howto.js';
 import { el } from './dom.js';
 import { Game } from './game.js';
 import { renderLobby } from './lobby.js';
@@ -36,6 +37,7 @@ function paintChrome() {
   const rp = document.getElementById('nav-replays');
   rp.textContent = t('my_games_nav');
   document.getElementById('nav-leaderboard').textContent = t('leaderboard');
+  document.getElementById('nav-rules').textContent = t('howto_nav');
   paintMe();
 }
 
@@ -109,6 +111,11 @@ function route(at = null) {
     renderProfile(app, current.id);
     return;
   }
+  if (parts[0] === 'rules') {  // 玩法介绍 (issue 35)
+    current = { kind: 'howto', key, cleanup: null, preset: parts[1] || null };
+    renderHowTo(app, current.preset);
+    return;
+  }
   if (parts[0] === 'leaderboard') {
     current = { kind: 'leaderboard', key, cleanup: null };
     renderLeaderboard(app);
@@ -141,6 +148,7 @@ onLangChange(() => {
   if (current && current.kind === 'replays') renderReplayList(app);
   if (current && current.kind === 'player') renderProfile(app, current.id);
   if (current && current.kind === 'leaderboard') renderLeaderboard(app);
+  if (current && current.kind === 'howto') renderHowTo(app, current.preset);
   if (current && current.kind === 'login') renderLogin(app);
   if (current && current.kind === 'no-room') renderNoRoom(current.code);
   if (current && current.kind === 'replay') {  // built anew in the language, at the same step

@@ -948,6 +948,16 @@ export const en = {
   rematch_offered: '{name} asks for another match: press Play again',
   rematch_failed: 'No new match: {message}',
   err_not_over: 'the match is not over yet',
+  // 玩法介绍 (howto.js)
+  howto_nav: 'How to play',
+  howto_title: 'How to play 卡五星',
+  howto_tiles: 'Three players, 84 tiles: 1-9 of dots and bamboo and the three dragons (中 发 白), four of each. No winds, no flowers.',
+  howto_turn: 'In your turn you draw and discard. You may not chow: a discard is taken only to win, to pung (holding two) or to kong (holding three).',
+  howto_win: 'A winning hand is four sets and a pair, or seven pairs. Patterns multiply its value (the table below); a hand with none (屁胡) wins only by self-draw. Winning on the 5 between a 4 and a 6 is 卡五星, the game\'s name.',
+  howto_declare: '亮倒: when your hand is ready you may show it with your discard. It is worth ×2, but from then on you only draw and discard the tile drawn, and whoever feeds you your win pays double.',
+  howto_money: 'A self-draw is paid by both other players, a win on a discard by the discarder alone. Kongs are paid at once (kong money).',
+  howto_pick: 'The rules of',
+  howto_rules: 'Rules and patterns',
   // finding opponents in the lobby (findgame.js)
   quick_title: 'Quick match',
   quick_help: 'Sit at a public table of these rules that waits for players, or open one; bots take the seats nobody takes in time.',
