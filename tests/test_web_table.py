@@ -489,13 +489,16 @@ def test_focus_stays_across_frames_and_the_table_is_spoken(server, browser):
 
 # --- motion and sound -------------------------------------------------------------------------
 
-CALLOUTS = {"peng.wav", "gang.wav", "hu.wav", "zimo.wav", "liangdao.wav"}
+CALLOUTS = {"peng.wav", "gang.wav", "hu.wav", "zimo.wav", "liangdao.wav", "guo.wav"}
+# every tile's spoken name (issue 35): the 27 suited kinds of any two suits, and the dragons
+TILE_FILES = {f"tile-{n}{s}.wav" for s in "mps" for n in range(1, 10)} | {
+    "tile-5z.wav", "tile-6z.wav", "tile-7z.wav"}
 
 
 def test_callout_files_exist_are_served_and_referenced(server):
     audio = STATIC / "audio"
-    assert {p.name for p in audio.iterdir()} == CALLOUTS
-    for name in CALLOUTS:
+    assert {p.name for p in audio.iterdir()} == CALLOUTS | TILE_FILES
+    for name in CALLOUTS | TILE_FILES:
         with wave.open(str(audio / name)) as w:  # 16 kHz mono 16-bit, short (tools/make_audio.py)
             assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (1, 2, 16000)
             assert 0.2 < w.getnframes() / 16000 < 1.5
@@ -506,6 +509,7 @@ def test_callout_files_exist_are_served_and_referenced(server):
     js = (STATIC / "js" / "audio.js").read_text("utf-8")
     assert set(re.findall(r"'(\w+\.wav)'", js)) == CALLOUTS
     assert '"web/static/audio/*.wav"' in (ROOT / "pyproject.toml").read_text("utf-8")
+    assert "tile-${code}.wav" in js  # tileUrl: every tile by its MPSZ name
     tool = (ROOT / "tools" / "make_audio.py").read_text("utf-8")
     assert set(re.findall(r'"(\w+\.wav)"', tool)) == CALLOUTS
 
@@ -518,19 +522,25 @@ def test_callouts_are_fetched_when_said_and_mute_is_remembered(server, browser):
         open_room(page, server)
         play_to(page, 2)  # seat 1 declared 亮倒, seat 2 punged my 5s
         assert {"liangdao.wav", "peng.wav"} <= set(fetched), fetched
+        assert any(name.startswith("tile-") for name in fetched), fetched  # the discards said
         sound = page.locator(".bar-btn.sound-btn")
         assert sound.inner_text() == "声音：开"
         page.keyboard.press("m")
         assert page.locator(".bar-btn.sound-btn").inner_text() == "声音：关"
-        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {"muted": True, "volume": 0.8}
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {
+            "muted": True, "volume": 0.8, "tiles": True}
         page.reload()
         page.wait_for_selector(".board")
         assert page.locator(".bar-btn.sound-btn").inner_text() == "声音：关"
         # the volume in the help panel, kept too
         page.keyboard.press("?")
         page.locator("#modal .sound-controls input[type=range]").fill("40")
-        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {"muted": False, "volume": 0.4}
-        assert not page.locator("#modal .sound-controls input[type=checkbox]").is_checked()
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {
+            "muted": False, "volume": 0.4, "tiles": True}
+        assert not page.locator("#modal .sound-controls .mute:not(.tile-voice) input").is_checked()
+        page.locator("#modal .sound-controls .tile-voice input").uncheck()  # tiles' voice off
+        assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {
+            "muted": False, "volume": 0.4, "tiles": False}
     finally:
         errors = page.errors
         page.context.close()

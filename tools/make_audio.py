@@ -1,6 +1,7 @@
 """Regenerate the table's spoken call-outs (web/static/audio/*.wav) with Debian's espeak-ng.
 
-Each call-out (碰 杠 胡 亮倒 自摸, the words js/audio.js plays) is spoken by the Mandarin voice
+Each call-out (碰 杠 胡 亮倒 自摸 过, the words js/audio.js plays) and each tile's name (一万 …
+九条, 白板 发财 红中: ``tile-5p.wav``, said for every discard, issue 35) is spoken by the Mandarin voice
 (``espeak-ng -v cmn``), its leading and trailing silence cut, resampled to 16 kHz mono 16-bit
 and faded out over 20 ms, so that each file stays small (about 10-25 KB). The files are
 committed; run this only to change them:
@@ -23,7 +24,14 @@ import numpy as np
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "kawuxing" / "web" / "static" / "audio"
 # file name (as js/audio.js CALLOUT_FILES names it) -> the words spoken
-CALLOUTS = {"peng.wav": "碰", "gang.wav": "杠", "hu.wav": "胡", "liangdao.wav": "亮倒", "zimo.wav": "自摸"}
+CALLOUTS = {"peng.wav": "碰", "gang.wav": "杠", "hu.wav": "胡", "liangdao.wav": "亮倒", "zimo.wav": "自摸",
+            "guo.wav": "过"}
+NUMERALS = "一二三四五六七八九"
+SUITS = {"m": "万", "p": "筒", "s": "条"}
+# every tile kind of any rule set (R1.1: two of the three suits, and the dragons), MPSZ-named
+TILES = {f"tile-{n + 1}{suit}.wav": NUMERALS[n] + word for suit, word in SUITS.items()
+         for n in range(9)}
+TILES.update({"tile-5z.wav": "白板", "tile-6z.wav": "发财", "tile-7z.wav": "红中"})
 RATE = 16000        # Hz, mono, 16-bit
 SILENCE = 300       # an absolute sample value below this counts as silence
 FADE = 0.02         # s of fade-out at the end
@@ -84,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for name, text in CALLOUTS.items():
+        for name, text in {**CALLOUTS, **TILES}.items():
             raw = Path(tmp) / name
             speak(text, raw)
             size = convert(raw, args.out / name)

@@ -1,14 +1,21 @@
-// Sound at the table: the call-outs 碰 杠 胡 亮倒 自摸 spoken in 普通话 (small WAV files made
-// with espeak-ng by tools/make_audio.py, served from /static/audio/) and a tile click made with
-// Web Audio; mute and volume kept in localStorage (store.js getSound). Playback never throws:
-// a browser that blocks sound before the first tap just stays quiet.
+// Sound at the table: the call-outs 碰 杠 胡 亮倒 自摸 过 and every discarded tile's name
+// (一筒 … 九条, 白板 发财 红中) spoken in 普通话 (small WAV files made with espeak-ng by
+// tools/make_audio.py, served from /static/audio/), and a tile click made with Web Audio; mute,
+// volume and the tiles' voice (on/off) kept in localStorage (store.js getSound). Playback never
+// throws: a browser that blocks sound before the first tap just stays quiet.
 
 import { getSound, setSound } from './store.js';
 
 /** The file of each call-out (an event type, or self_draw for a win by 自摸). */
 export const CALLOUT_FILES = {
   pung: 'peng.wav', kong: 'gang.wav', win: 'hu.wav', self_draw: 'zimo.wav', declare: 'liangdao.wav',
+  pass: 'guo.wav',
 };
+
+/** The address of a tile's spoken name ('5p' -> /static/audio/tile-5p.wav), or null. */
+export function tileUrl(code) {
+  return /^[1-9][mps]$|^[567]z$/.test(code || '') ? `/static/audio/tile-${code}.wav` : null;
+}
 
 /** The address of a call-out's file, or null for a kind without one. */
 export function calloutUrl(kind) {
@@ -31,15 +38,29 @@ export function setMuted(muted) {
 /** The volume, 0-1 (kept for the next visit); a volume above 0 unmutes. */
 export function setVolume(volume) {
   const v = Math.min(1, Math.max(0, Number(volume) || 0));
-  sound = { muted: v === 0 ? sound.muted : false, volume: v };
+  sound = { ...sound, muted: v === 0 ? sound.muted : false, volume: v };
+  setSound(sound);
+}
+
+/** Say (or not) the name of every discarded tile (kept for the next visit). */
+export function setTileVoice(on) {
+  sound = { ...sound, tiles: Boolean(on) };
   setSound(sound);
 }
 
 function audible() { return !sound.muted && sound.volume > 0; }
 
-/** Say a call-out ('pung', 'kong', 'win', 'self_draw', 'declare'). */
+/** Say a call-out ('pung', 'kong', 'win', 'self_draw', 'declare', 'pass'). */
 export function playCallout(kind) {
-  const url = calloutUrl(kind);
+  play(calloutUrl(kind));
+}
+
+/** Say a discarded tile's name ('5p': 五筒), unless the tiles' voice is off. */
+export function playTile(code) {
+  if (sound.tiles) play(tileUrl(code));
+}
+
+function play(url) {
   if (!url || !audible() || typeof Audio === 'undefined') return;
   let a = players.get(url);
   if (!a) {

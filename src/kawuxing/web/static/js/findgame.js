@@ -46,6 +46,7 @@ export function quickCard(presetSelect, needNick, join, onEnter) {
   card.appendChild(el('p', 'muted', t('quick_help')));
   const form = el('form', 'quick-form');
   const preset = presetSelect();
+  preset.name = 'quick_preset';  // (the create form's is 'preset')
   preset.setAttribute('aria-label', t('rules_preset'));
   const wait = el('select', 'quick-wait');
   wait.setAttribute('aria-label', t('quick_wait'));

@@ -8,7 +8,7 @@
 
 import { announcement } from './announce.js';
 import { api } from './api.js';
-import { playCallout, playClick, setMuted, setVolume, soundSettings } from './audio.js';
+import { playCallout, playClick, playTile, setMuted, setTileVoice, setVolume, soundSettings } from './audio.js';
 import { paintBetween } from './between.js';
 import { bubblesEl, BUBBLE_MS, chatPanel, isMuted, sayText, toggleMute } from './chat.js';
 import { Connection } from './conn.js';
@@ -30,6 +30,8 @@ let actionSeq = 0;
 const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
 
 const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
+
+const WIN_PAUSE_MS = 1800;  // the ended hand on the table before its settlement opens (issue 35)
 
 export class Game {
   constructor(root, code, seatInfo, { onLeave }) {
@@ -135,11 +137,15 @@ export class Game {
       const { hand, view, events, fairness, missed } = out.ended;
       this.checkFair(hand, fairness, view, events);
       if (missed) this.openSettlement(false, true);
-      else if (this.settlementShownFor !== hand) this.openSettlement(false);
+      else if (this.settlementShownFor !== hand) {
+        // the win (its 胡/自摸 call-out, the hands face up) stays on the table a moment first
+        this.settlementShownFor = hand;
+        setTimeout(() => { if (!this.destroyed && this.hand === hand) this.openSettlement(false); }, WIN_PAUSE_MS);
+      }
     }
     if (out.hint) this.ui.hintAsked = null;  // answered: shown until the view changes
     if (out.refused) this.onRefused(out);
-    if (out.matchEnd) this.openSettlement(true);
+    if (out.matchEnd) setTimeout(() => { if (!this.destroyed) this.openSettlement(true); }, WIN_PAUSE_MS);
     if (out.render) this.render();
   }
 
@@ -206,7 +212,10 @@ export class Game {
 
   /** A fresh event's call-out over its seat (碰！ 胡！ …) for 1.2 s, said aloud; a discard clicks. */
   callout(e) {
-    if (e.type === 'discard') playClick();
+    if (e.type === 'discard') {  // a click, then the tile's name (the apps say every discard)
+      playClick();
+      setTimeout(() => playTile(e.tile), 90);
+    }
     const kind = e.type === 'win' && e.by === 'self_draw' ? 'self_draw' : e.type;
     const key = kind === 'self_draw' ? 'call_self_draw' : CALLOUT[e.type];
     if (!key || e.seat === undefined) return;
@@ -252,6 +261,7 @@ export class Game {
       return;
     }
     this.s.sent(id);
+    if (action[1] === 'pass') playCallout('pass');  // 过: my own answer, said to me only
     this.ui.declareMode = false;
     this.ui.selected = null;
     setTimeout(() => { if (this.s.expire(id)) this.render(); }, ACK_TIMEOUT);
@@ -844,7 +854,8 @@ export class Game {
   }
 }
 
-/** Mute and volume for the help panel (kept in localStorage by audio.js); changed() after each change. */
+/** Mute, volume and the tiles' voice for the help panel (kept in localStorage by audio.js);
+ * changed() after each change. */
 function soundControls(changed) {
   const box = el('fieldset', 'sound-controls');
   box.appendChild(el('legend', null, t('sound')));
@@ -862,7 +873,13 @@ function soundControls(changed) {
   range.value = String(Math.round(soundSettings().volume * 100));
   range.oninput = () => { setVolume(Number(range.value) / 100); check.checked = soundSettings().muted; changed(); };
   vol.append(el('span', null, t('sound_volume')), range);
-  box.append(mute, vol);
+  const tiles = el('label', 'mute tile-voice');
+  const say = el('input');
+  say.type = 'checkbox';
+  say.checked = soundSettings().tiles;
+  say.onchange = () => { setTileVoice(say.checked); changed(); };
+  tiles.append(say, el('span', null, t('sound_tiles')));
+  box.append(mute, vol, tiles);
   return box;
 }
 

@@ -72,9 +72,11 @@ export function forgetSeat(code) {
 export function getSound() {
   const s = read('kwx.sound', {});
   const volume = Number.isFinite(s.volume) ? Math.min(1, Math.max(0, s.volume)) : 0.8;
-  return { muted: Boolean(s.muted), volume };
+  return { muted: Boolean(s.muted), volume, tiles: s.tiles !== false };
 }
-export function setSound(sound) { write('kwx.sound', { muted: Boolean(sound.muted), volume: sound.volume }); }
+export function setSound(sound) {
+  write('kwx.sound', { muted: Boolean(sound.muted), volume: sound.volume, tiles: sound.tiles !== false });
+}
 
 /** The players whose quick phrases and emotes this browser hides (issue 12): keys of
  * chat.js muteKey (a player's id, else their nickname), kept across rooms. */

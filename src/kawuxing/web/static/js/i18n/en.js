@@ -14,7 +14,7 @@ export const en = {
   you: 'you',
   nickname: 'Nickname',
   nickname_ph: 'your name',
-  nickname_help: '1-24 characters, shown to the other players. Your first game keeps the name for this browser: nobody else on this server can take it (set a password on your profile to sign in elsewhere), and a name someone already keeps is refused.',
+  nickname_help: '1-24 characters; kept for you after your first game.',
   nickname_needed: 'Enter a nickname first (1-24 characters).',
   join_title: 'Join a room',
   room_code: 'Room code',
@@ -949,6 +949,7 @@ export const en = {
   rematch_failed: 'No new match: {message}',
   err_not_over: 'the match is not over yet',
   // 玩法介绍 (howto.js)
+  sound_tiles: 'Say every discarded tile',
   howto_nav: 'How to play',
   howto_title: 'How to play 卡五星',
   howto_tiles: 'Three players, 84 tiles: 1-9 of dots and bamboo and the three dragons (中 发 白), four of each. No winds, no flowers.',

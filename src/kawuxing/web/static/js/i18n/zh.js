@@ -15,7 +15,7 @@ export const zh = {
   // lobby
   nickname: '昵称',
   nickname_ph: '你的名字',
-  nickname_help: '1-24 个字，其他玩家能看到。第一局开始后这个名字就归这个浏览器：服务器上别人不能再用（在个人资料里设密码，可在别处登录）；别人已经在用的名字不能用。',
+  nickname_help: '1-24 个字，别人能看到；第一局后这个名字就留给这个浏览器。',
   nickname_needed: '请先填写昵称（1-24 个字）。',
   join_title: '加入房间',
   room_code: '房间号',
@@ -954,6 +954,7 @@ export const zh = {
   rematch_offered: '{name}想再来一场：点"再来一场"入座',
   rematch_failed: '没能再来一场：{message}',
   err_not_over: '这场比赛还没结束',
+  sound_tiles: '报出每张打出的牌',
   howto_nav: '玩法',
   howto_title: '卡五星玩法介绍',
   howto_tiles: '三人打，84 张牌：筒、条各 1-9 和中发白，每种 4 张。没有风牌和花牌。',
