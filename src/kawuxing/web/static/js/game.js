@@ -5,26 +5,26 @@
 // replaced, left, entropy_ok, hint. Sent: hello (by the connection), action, ready, auto, sync,
 // entropy (this seat's random text for the next deal, after its commitment: docs/fairness.md),
 // hint (the 提示 button: the expert's ranking of this seat's choices, shown until the view changes).
+// The table's other jobs are mixed into Game from their own modules: game-keys.js (keyboard and
+// help), game-chat.js (quick phrases), game-settle.js (fair deal, settlement, match end),
+// game-waiting.js (the waiting room, bots for seats, leaving, 托管, the rules page).
 
 import { announcement } from './announce.js';
 import { api } from './api.js';
-import { playCallout, playClick, playTile, setMuted, setTileVoice, setVolume, soundSettings } from './audio.js';
-import { paintBetween } from './between.js';
-import { bubblesEl, BUBBLE_MS, chatPanel, isMuted, sayText, toggleMute } from './chat.js';
+import { playCallout, playClick, playTile, setMuted, soundSettings } from './audio.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
-import { newEntropy, verifyHand } from './fairness.js';
-import { hasText, lang, onLangChange, t } from './i18n.js';
-import { entropyAccepted, entropyPlan, GameState } from './game-state.js';
+import { hasText, onLangChange, t } from './i18n.js';
+import { entropyAccepted, GameState } from './game-state.js';
 import { hintable } from './hint.js';
-import { loadSchemas } from './lobby.js';
-import { playAgain } from './rematch.js';
-import { rulesPageEl } from './rulespage.js';
-import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
 import { countHand, tipEl, tipFor } from './tips.js';
-import { actionGroups, avatarEl, connects, declareChoices, handLayout, KEYS_HELP, playerLabel, position, renderTable } from './table.js';
-import { clearToasts, closeModal, modalKind, openModal, setConnStatus, setRoomBar, toast } from './ui.js';
+import { chatMethods } from './game-chat.js';
+import { keyMethods } from './game-keys.js';
+import { settleMethods } from './game-settle.js';
+import { waitingMethods } from './game-waiting.js';
+import { actionGroups, declareChoices, handLayout, playerLabel, renderTable } from './table.js';
+import { clearToasts, closeModal, copyText, modalKind, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
 const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
@@ -147,40 +147,6 @@ export class Game {
     if (out.refused) this.onRefused(out);
     if (out.matchEnd) setTimeout(() => { if (!this.destroyed) this.openSettlement(true); }, WIN_PAUSE_MS);
     if (out.render) this.render();
-  }
-
-  // --- the fair deal (docs/fairness.md) ------------------------------------------------
-  /** A commitment for a hand not dealt yet: keep it, and send my entropy for that hand. */
-  onCommit(c) {
-    const known = this.fair[c.hand];
-    const plan = entropyPlan(c, known);
-    if (plan === 'none') return;
-    if (plan === 'resend') {
-      this.conn.send({ type: 'entropy', hand: c.hand, value: known.mine });
-      return;
-    }
-    // a new commitment (or a new one after a server restart): fresh entropy, bound to it
-    const info = { commitment: c.commitment, hand_id: c.hand_id, dealer: c.dealer, mine: newEntropy(), accepted: false };
-    this.fair[c.hand] = info;
-    saveFair(this.code, c.hand, info);
-    this.conn.send({ type: 'entropy', hand: c.hand, value: info.mine });
-  }
-
-  /** Check an ended hand's deal here, with Web Crypto, then show the verdict. */
-  checkFair(hand, fairness, view, events) {
-    if (this.verdicts[hand] || !fairness || !fairness.seed) {
-      if (!fairness && !this.verdicts[hand]) this.verdicts[hand] = { status: 'none', problems: [] };
-      return;
-    }
-    this.verdicts[hand] = { status: 'checking', problems: [], commitment: (this.fair[hand] || fairness).commitment };
-    const suits = (this.s.rules && this.s.rules.suits) || ['p', 's'];
-    verifyHand({ fairness, before: this.fair[hand] || null, seat: this.s.seat, suits, dealer: view.dealer, events: [...(events || [])] })
-      .catch((e) => ({ status: 'mismatch', problems: [String(e)], commitment: fairness.commitment }))
-      .then((verdict) => {
-        this.verdicts[hand] = verdict;
-        const box = document.querySelector('#modal .settlement .fairness');
-        if (box && Number(box.dataset.hand) === hand) box.replaceWith(fairnessEl(verdict, hand));
-      });
   }
 
   /** Tell a refusal (out.refused), unless it is an entropy one; resync after a stale one. */
@@ -331,239 +297,6 @@ export class Game {
     this.render();
   }
 
-  onKey(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const target = e.target;
-    if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
-    const modal = document.getElementById('modal');
-    if (e.key === 'Escape' && this.chatOpen) {  // the chat panel closes first, the focus back on its button
-      this.chatOpen = false;
-      this.paintChat();
-      this.root.querySelector('.chat-dock .chat-btn')?.focus();
-      e.preventDefault();
-      return;
-    }
-    if (modal && !modal.hidden) {  // the waiting room's too (the rules page)
-      if (e.key === 'Escape') { closeModal(); e.preventDefault(); }
-      return;
-    }
-    if (!this.view) return;
-    const key = e.key;
-    // Enter and space on a focused button (a menu, the settlement) keep their usual meaning
-    if (target && target.tagName === 'BUTTON' && !target.classList.contains('tile') && (key === ' ' || key === 'Enter')) return;
-    const g = actionGroups(this.view);
-    const { codes, drawn } = handLayout(this.view);
-    const all = drawn ? [...codes, drawn] : codes;
-    const lower = key.length === 1 ? key.toLowerCase() : key;
-    let used = true;
-    if (lower === 'h' && g.win) this.act(g.win);
-    else if (lower === 'p' && g.pung) this.act(g.pung);
-    else if (lower === 'k' && g.kong.length) this.act(g.kong[0]);
-    else if (lower === 'l' && g.declare) this.toggleDeclare();
-    else if (lower === 'r' && this.s.rules) this.showRules();
-    else if (key === ' ' && g.pass) this.act(g.pass);
-    else if (lower === 't' && (hintable(this.view) || this.s.hint)) this.toggleHint();
-    else if (lower === 'd' && drawn && (g.discards.has(drawn) || this.ui.declareMode)) this.tileClicked(all.length - 1, drawn);
-    else if (/^[0-9]$/.test(key) && all.length) {
-      const i = key === '0' ? 9 : Number(key) - 1;
-      if (i < all.length) this.select(i);
-    } else if ((key === 'ArrowLeft' || key === 'ArrowRight') && all.length) {
-      const cur = this.ui.selected === null ? (key === 'ArrowLeft' ? all.length : -1) : this.ui.selected;
-      this.select((cur + (key === 'ArrowLeft' ? -1 : 1) + all.length) % all.length);
-    } else if (key === 'Enter' && this.ui.selected !== null && all[this.ui.selected]) {
-      const code = all[this.ui.selected];
-      const saved = this.pointerType;
-      this.pointerType = 'keyboard';
-      this.tileClicked(this.ui.selected, code);
-      this.pointerType = saved;
-    } else if (key === 'Escape' && this.s.hint) {
-      this.closeHint();  // the hint first; a second Escape cancels a selection
-    } else if (key === 'Escape') {
-      this.ui.declareMode = false;
-      this.ui.selected = null;
-      this.render();
-    } else if (lower === 'm') this.toggleMute();
-    else if (key === '?') this.showHelp();
-    else used = false;
-    if (used) e.preventDefault();
-  }
-
-  /** Raise tile ``i`` of my hand (keyboard); the focus follows it when it was on a tile. */
-  select(i) {
-    this.ui.selected = i;
-    const onTile = document.activeElement && document.activeElement.closest && document.activeElement.closest('.hand');
-    this.render();
-    if (onTile) this.root.querySelector(`.hand .tile[data-idx="${i}"]`)?.focus();
-  }
-
-  showHelp() {
-    const box = el('div', 'help');
-    box.appendChild(el('h2', null, t('keys_title')));
-    const table = el('table', 'keys');
-    for (const [k, label] of KEYS_HELP) {
-      const tr = el('tr');
-      const td = el('td');
-      td.appendChild(el('kbd', null, k));
-      tr.appendChild(td);
-      tr.appendChild(el('td', null, t(label)));
-      table.appendChild(tr);
-    }
-    box.appendChild(table);
-    box.appendChild(el('p', 'muted', t('keys_touch')));
-    box.appendChild(soundControls(() => this.topBar()));
-    openModal(box, { label: t('keys_title') });
-  }
-
-  // --- quick phrases and emotes (chat.js) -----------------------------------------------
-  /** A seat said something: shown over it for a while, unless I muted that player. */
-  onChat(msg) {
-    const players = this.s.players || [];
-    if (isMuted(players[msg.seat])) return;
-    const said = { say: msg.say, at: Date.now() };
-    this.chats[msg.seat] = said;
-    this.paintChat();
-    const live = this.root.querySelector('.table-screen > .announcer');  // read out, as a discard is
-    if (live) {
-      live.appendChild(el('p', null, t('chat_said', { who: playerLabel(this.s.players, msg.seat), text: sayText(msg.say) })));
-      while (live.children.length > 6) live.firstChild.remove();
-    }
-    setTimeout(() => { if (this.chats[msg.seat] === said) { delete this.chats[msg.seat]; this.paintChat(); } }, BUBBLE_MS + 50);
-  }
-
-  say(id) {
-    if (!this.conn.send({ type: 'chat', say: id })) { toast(t('not_connected'), 'error'); return; }
-    this.chatOpen = false;
-    this.paintChat();
-  }
-
-  /** The chat button, its panel when open and the bubbles, over the table (not in the board). */
-  paintChat() {
-    const wrap = this.root.querySelector(':scope > .table-screen');
-    if (!wrap || this.destroyed) return;
-    wrap.querySelector(':scope > .chat-layer')?.remove();
-    const nameOf = (seat) => playerLabel(this.s.players, seat);
-    wrap.appendChild(bubblesEl(this.chats, (seat) => position(seat, this.seat), nameOf, Date.now()));
-    // the dock is drawn anew only when what it shows changed (the focus stays in the panel)
-    const players = this.s.players || [];
-    const key = JSON.stringify([this.chatOpen, lang(), players.map((p, i) => [nameOf(i), p.kind, isMuted(p)])]);
-    const old = wrap.querySelector(':scope > .chat-dock');
-    if (old && old.dataset.key === key) { this.placeChat(); return; }
-    old?.remove();
-    const dock = el('div', 'chat-dock');
-    dock.dataset.key = key;
-    const btn = el('button', 'chat-btn' + (this.chatOpen ? ' on' : ''), t('chat'));
-    btn.type = 'button';
-    btn.setAttribute('aria-expanded', String(this.chatOpen));
-    btn.addEventListener('click', () => { this.chatOpen = !this.chatOpen; this.paintChat(); if (this.chatOpen) wrap.querySelector('.chat-panel button')?.focus(); });
-    dock.appendChild(btn);
-    if (this.chatOpen) {
-      dock.appendChild(chatPanel({
-        players: this.s.players, me: this.seat, nameOf, onSay: (id) => this.say(id),
-        onMute: (seat) => { toggleMute((this.s.players || [])[seat]); delete this.chats[seat]; this.paintChat(); },
-      }));
-    }
-    wrap.appendChild(dock);
-    this.placeChat();
-  }
-
-  /** Put the chat dock over its room in my plate's row (.chat-spot, table.js): the panel opens
-   * above the button (below it when the window has more room there, under the top bar),
-   * towards the middle of the page, no taller than that room. */
-  placeChat() {
-    const wrap = this.root.querySelector(':scope > .table-screen');
-    const dock = wrap && wrap.querySelector(':scope > .chat-dock');
-    const spot = wrap && wrap.querySelector('.seat.me > .chat-spot');
-    if (!dock) return;
-    if (!spot || !spot.offsetParent) { dock.hidden = true; return; }
-    dock.hidden = false;
-    const w = wrap.getBoundingClientRect();
-    const r = spot.getBoundingClientRect();
-    const toLeft = r.left + r.width / 2 > window.innerWidth / 2;
-    dock.classList.toggle('to-left', toLeft);
-    const bar = document.querySelector('.topbar');
-    const above = r.top - (bar ? bar.getBoundingClientRect().bottom : 0);
-    const below = window.innerHeight - r.bottom;
-    const up = above >= Math.min(320, below);
-    dock.classList.toggle('opens-down', !up);
-    dock.style.bottom = up ? `${w.bottom - r.bottom}px` : '';
-    dock.style.top = up ? '' : `${r.top - w.top}px`;
-    dock.style.left = toLeft ? '' : `${r.left - w.left}px`;
-    dock.style.right = toLeft ? `${w.right - r.right}px` : '';
-    dock.style.setProperty('--spot-w', `${r.width}px`);
-    dock.style.setProperty('--room', `${Math.max(160, (up ? above : below) - 8)}px`);
-  }
-
-  /** The countdown to the next hand and who is ready, in the settlement (between.js). */
-  paintBetween() {
-    const slot = document.querySelector('#modal .settlement-between');
-    if (!slot) return;
-    const left = this.matchEnd ? null : this.s.countdown(Date.now());
-    paintBetween(slot, left, this.s.between && this.s.between.ready, (seat) => playerLabel(this.s.players, seat));
-    const next = document.querySelector('#modal .next-hand');
-    if (next && this.s.between && this.s.between.ready[this.seat] && !next.disabled) {
-      next.disabled = true;  // 托管 (or my ready): nothing to press
-      next.textContent = t('ready_done');
-    }
-  }
-
-  // --- settlement ---------------------------------------------------------------------
-  openSettlement(force, missed = false) {
-    const ctx = this.s.lastSettlement;
-    if (!ctx && !this.matchEnd) return;
-    const box = el('div', 'settle-wrap');
-    if (ctx) {
-      box.appendChild(settlementEl({ ...ctx, players: this.s.players, handsPerMatch: this.s.handsPerMatch,
-        fair: this.verdicts[ctx.handNo] || null }));
-      if (missed) box.prepend(el('p', 'note', t('missed_hand')));
-    }
-    const buttons = el('div', 'buttons');
-    if (this.matchEnd) {
-      box.appendChild(matchEndEl({ players: this.s.players, hands: this.matchEnd.hands, totals: this.matchEnd.totals, rating: this.matchEnd.rating }));
-      const again = el('button', 'primary play-again', t('rematch_btn'));
-      again.type = 'button';
-      again.addEventListener('click', async () => {
-        again.disabled = true;
-        const me = (this.s.players || [])[this.seat];
-        const r = await playAgain(this.code, this.token, (me && me.nickname) || '');
-        again.disabled = false;
-        if (!r.ok) { toast(t('rematch_failed', { message: r.error }), 'error'); return; }
-        closeModal();
-        location.hash = `#/room/${r.code}`;
-      });
-      buttons.appendChild(again);
-      const lobby = el('button', null, t('back_to_lobby'));
-      lobby.type = 'button';
-      lobby.addEventListener('click', () => { closeModal(); this.onLeave(false); });
-      buttons.appendChild(lobby);
-    } else if (this.view && this.view.result && ctx && ctx.handNo === this.hand) {
-      const next = el('button', 'primary next-hand', t('ready_btn'));
-      next.type = 'button';
-      next.addEventListener('click', () => {
-        if (!this.conn.send({ type: 'ready' })) { toast(t('not_connected'), 'error'); return; }
-        next.disabled = true;
-        next.textContent = t('ready_done');
-      });
-      const row = el('div', 'ready-row');  // first in the dialog: the countdown (paintBetween) and 准备
-      row.append(el('div', 'settlement-between'), next);
-      box.prepend(row);
-    }
-    if (ctx && this.s.matchId) {
-      const rp = el('a', 'button', t('replay_this'));
-      rp.href = `#/replay/${this.s.matchId}/${ctx.handNo}`;
-      rp.addEventListener('click', () => closeModal());
-      buttons.appendChild(rp);
-    }
-    const close = el('button', null, t('close'));
-    close.type = 'button';
-    close.addEventListener('click', () => closeModal());
-    buttons.appendChild(close);
-    box.appendChild(buttons);
-    this.settlementShownFor = ctx ? ctx.handNo : null;
-    this.settlementLive = !missed;
-    openModal(box, { label: t('settlement'), wide: true, cls: 'settle-modal' });
-    this.paintBetween();
-  }
-
   // --- drawing -------------------------------------------------------------------------
   renderConnecting() {
     const box = el('div', 'screen center-screen');
@@ -595,143 +328,6 @@ export class Game {
     row.appendChild(lobby);
     box.appendChild(row);
     this.root.replaceChildren(box);
-  }
-
-  renderWaiting() {
-    const box = el('div', 'screen waiting');
-    box.appendChild(el('h2', null, t('waiting_title')));
-    const link = `${location.origin}${location.pathname}#/join/${this.code}`;
-    const share = el('div', 'share');
-    share.appendChild(el('span', 'label', t('room_code')));
-    share.appendChild(el('strong', 'code', this.code));
-    const input = el('input', 'link');
-    input.readOnly = true;
-    input.value = link;
-    input.setAttribute('aria-label', t('share_link'));
-    share.appendChild(input);
-    const copy = el('button', null, t('copy_link'));
-    copy.type = 'button';
-    copy.addEventListener('click', () => copyText(link, input));
-    share.appendChild(copy);
-    box.appendChild(share);
-    if (!this.bots) this.loadBots();
-    const seats = el('ol', 'seat-list');
-    const open = [];
-    (this.s.players || []).forEach((p, i) => {
-      const li = el('li', p.kind === 'open' ? 'open' : '');
-      li.dataset.seat = i;
-      li.appendChild(avatarEl(this.s.players, i));
-      li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerLabel(this.s.players, i)));
-      if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
-      if (connects(p)) li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
-      if (p.kind === 'open') {
-        open.push(i);
-        li.appendChild(this.fillControls(i));
-      }
-      seats.appendChild(li);
-    });
-    box.appendChild(seats);
-    box.appendChild(el('p', 'muted', t('waiting_hint')));
-    if (this.s.rules) {
-      const rules = el('button', 'rules-btn', t('rules_btn'));
-      rules.type = 'button';
-      rules.title = t('rules_btn_title');
-      rules.addEventListener('click', () => this.showRules());
-      box.appendChild(rules);
-    }
-    if (open.length) {
-      const now = el('button', 'primary start-now', t('start_now'));
-      now.type = 'button';
-      now.addEventListener('click', async () => {
-        for (const seat of open) {  // each open seat with the bot chosen in its menu
-          const pick = box.querySelector(`.seat-list li[data-seat="${seat}"] select.fill-bot`);
-          if (!(await this.fillSeat(seat, pick ? pick.value || null : null))) return;
-        }
-      });
-      box.appendChild(now);
-    }
-    const leave = el('button', 'danger', t('leave'));
-    leave.type = 'button';
-    leave.addEventListener('click', () => this.leave());
-    box.appendChild(leave);
-    this.root.replaceChildren(box);
-  }
-
-  /** The bot choices of the server (GET /api/bots), loaded once for the waiting room. */
-  async loadBots() {
-    this.bots = { choices: [], suggested: null };
-    const r = await api.bots();
-    if (r.ok) this.bots = { choices: r.data.choices, suggested: r.data.suggested };
-    if (!this.view) this.render();  // still waiting: the choices appear
-  }
-
-  /** An open seat's bot choice and its "fill with a bot" button. */
-  fillControls(seat) {
-    const wrap = el('span', 'fill-seat');
-    const pick = el('select', 'fill-bot');
-    pick.setAttribute('aria-label', t('seat_fill_pick', { n: seat + 1 }));
-    for (const c of this.bots ? this.bots.choices : []) {
-      const o = el('option', null, t(c.label));
-      o.value = c.spec;
-      if (c.spec === this.bots.suggested) o.selected = true;
-      pick.appendChild(o);
-    }
-    const go = el('button', 'fill', t('seat_fill_bot'));
-    go.type = 'button';
-    go.addEventListener('click', () => this.fillSeat(seat, pick.value || null));
-    wrap.append(pick, go);
-    return wrap;
-  }
-
-  /** Fill open ``seat`` with ``bot`` (null: the server's suggestion); false if refused. */
-  async fillSeat(seat, bot) {
-    const r = await api.seatToBot(this.code, seat, this.token, bot);
-    if (!r.ok) toast(t('seat_fill_failed', { message: r.error }), 'error');
-    return r.ok;
-  }
-
-  /** Hand a dropped player's seat to 托管 now (the server does it after its grace anyway). */
-  async handToBot(seat) {
-    const r = await api.seatToBot(this.code, seat, this.token);
-    toast(r.ok ? t('hand_to_bot_done', { name: playerLabel(this.s.players, seat) })
-      : t('seat_fill_failed', { message: r.error }), r.ok ? '' : 'error');
-  }
-
-  async leave() {
-    if (!window.confirm(t('leave_confirm'))) return;
-    const r = await api.leave(this.code, this.token);
-    if (!r.ok && r.status !== 403) {
-      toast(t('leave_failed', { message: r.error }), 'error');
-      return;
-    }
-    forgetSeat(this.code);
-    this.onLeave(true);
-  }
-
-  toggleAuto() {
-    if (!this.conn.send({ type: 'auto', on: !this.s.auto })) toast(t('not_connected'), 'error');
-  }
-
-  /** The rules in force in this room (rulespage.js), labelled from GET /api/rules, with the
-   * patterns and their examples scored by the server under the room's rules (one request per
-   * rule set). */
-  async showRules() {
-    let schema;
-    const rules = this.s.rules;
-    const key = JSON.stringify(rules);
-    try {
-      schema = (await loadSchemas()).rules;
-      if (!this.patterns || this.patterns.key !== key) {
-        const r = await api.rulePatterns(rules);
-        if (!r.ok) throw new Error(r.error);
-        this.patterns = { key, table: r.data };
-      }
-    } catch (e) {
-      toast(t('load_failed', { message: e.message }), 'error');
-      return;
-    }
-    if (this.destroyed || !this.s.rules) return;
-    openModal(rulesPageEl(schema, this.s.rules, this.s.preset, this.patterns.table), { label: t('rules_title'), wide: true, cls: 'rules-modal' });
   }
 
   topBar() {
@@ -854,34 +450,9 @@ export class Game {
   }
 }
 
-/** Mute, volume and the tiles' voice for the help panel (kept in localStorage by audio.js);
- * changed() after each change. */
-function soundControls(changed) {
-  const box = el('fieldset', 'sound-controls');
-  box.appendChild(el('legend', null, t('sound')));
-  const mute = el('label', 'mute');
-  const check = el('input');
-  check.type = 'checkbox';
-  check.checked = soundSettings().muted;
-  check.onchange = () => { setMuted(check.checked); changed(); };
-  mute.append(check, el('span', null, t('sound_mute')));
-  const vol = el('label', 'volume');
-  const range = el('input');
-  range.type = 'range';
-  range.min = '0';
-  range.max = '100';
-  range.value = String(Math.round(soundSettings().volume * 100));
-  range.oninput = () => { setVolume(Number(range.value) / 100); check.checked = soundSettings().muted; changed(); };
-  vol.append(el('span', null, t('sound_volume')), range);
-  const tiles = el('label', 'mute tile-voice');
-  const say = el('input');
-  say.type = 'checkbox';
-  say.checked = soundSettings().tiles;
-  say.onchange = () => { setTileVoice(say.checked); changed(); };
-  tiles.append(say, el('span', null, t('sound_tiles')));
-  box.append(mute, vol, tiles);
-  return box;
-}
+// the table's other jobs, each in its own module
+Object.assign(Game.prototype, keyMethods, chatMethods, settleMethods, waitingMethods);
+
 
 function presetLabel(rules, preset) {
   const name = preset ? t('preset_' + preset).replace(/（.*|\s\(.*/, '') : '';
@@ -889,13 +460,4 @@ function presetLabel(rules, preset) {
   return name ? `${name} · ${cap}` : cap;
 }
 
-export async function copyText(text, input) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast(t('copied'), 'ok');
-  } catch (e) {
-    if (input) { input.focus(); input.select(); }
-    toast(t('copy_manually', { text }), 'warn');
-  }
-}
 

@@ -136,3 +136,13 @@ export function lobbyLink() {
   a.href = '#/';
   return a;
 }
+
+export async function copyText(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(t('copied'), 'ok');
+  } catch (e) {
+    if (input) { input.focus(); input.select(); }
+    toast(t('copy_manually', { text }), 'warn');
+  }
+}
