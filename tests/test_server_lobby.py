@@ -52,24 +52,35 @@ def test_public_rooms_are_listed_while_they_wait(tmp_path):
 
 def test_quick_match_joins_a_waiting_room_of_the_preset_or_opens_one(tmp_path):
     with ServerThread(config_for(tmp_path)) as srv:
+        # a public room made by hand (no wait for bots) is listed, never offered by a quick match
+        status, by_hand = http("POST", f"{srv.url}/api/rooms", {
+            "nickname": "丙", "seats": ["human", "human", "human"], "public": True,
+            "preset": "capped"})
+        assert status == 201
+        listed(srv, lambda r: len(r) == 1)
         status, first = http("POST", f"{srv.url}/api/quick",
-                             {"preset": "capped", "nickname": "甲", "fill_after": None})
+                             {"preset": "capped", "nickname": "甲", "fill_after": 300})
         assert status == 200, first
         assert first["created"] and first["seat"] == 0 and first["token"]
         assert first["room"]["settings"]["public"] is True
         assert [s["kind"] for s in first["room"]["seats"]] == ["human", "open", "open"]
-        listed(srv, lambda r: len(r) == 1)
+        assert first["code"] != by_hand["code"]
+        listed(srv, lambda r: len(r) == 2)
         status, second = http("POST", f"{srv.url}/api/quick", {"preset": "capped"})
         assert (status, second) == (200, {"code": first["code"], "created": False})
         status, other = http("POST", f"{srv.url}/api/quick",
-                             {"preset": "xiaogan", "nickname": "乙", "fill_after": None})
+                             {"preset": "xiaogan", "nickname": "乙", "fill_after": 300})
         assert status == 200 and other["created"] and other["code"] != first["code"]
         status, bad = http("POST", f"{srv.url}/api/quick", {"preset": "atlantis"})
         assert (status, bad["detail"]["code"]) == (422, "bad_rules")
-        status, bad = http("POST", f"{srv.url}/api/quick",
-                           {"preset": "capped", "nickname": "丁", "fill_after": 9999})
-        # (a room of that preset waits: it is offered, whatever the wait asked)
-        assert (status, bad["code"]) == (200, first["code"])
+        # the input is checked even while a room of that preset waits
+        for body, code in (({"preset": "capped", "fill_after": 9999}, "bad_time"),
+                           ({"preset": "capped", "fill_after": -1}, "bad_time"),
+                           ({"preset": "capped", "nickname": "老表"}, "bot_nickname")):
+            status, bad = http("POST", f"{srv.url}/api/quick", body)
+            assert (status, bad["detail"]["code"]) == (422, code), body
+        status, bad = http("POST", f"{srv.url}/api/quick", {"preset": "capped"}, "nope")
+        assert (status, bad["detail"]["code"]) == (401, "bad_player_token")
 
 
 def test_bots_take_the_open_seats_after_the_wait(tmp_path):
@@ -122,3 +133,20 @@ def test_rematch_one_new_room_for_every_seat_of_a_finished_match(tmp_path):
         status, body = http("POST", f"{srv.url}/api/rooms/{playing['code']}/rematch", None,
                             playing["token"])
         assert (status, body["detail"]["code"]) == (409, "not_over")
+
+
+def test_a_room_nobody_sits_in_is_neither_listed_nor_played_by_bots(tmp_path):
+    with ServerThread(config_for(tmp_path)) as srv:
+        status, empty = http("POST", f"{srv.url}/api/quick",
+                             {"preset": "yunmeng", "fill_after": 0.3})  # nobody seated
+        assert status == 200 and empty["created"] and empty["seat"] is None
+        time.sleep(1.5)
+        status, info = http("GET", f"{srv.url}/api/rooms/{empty['code']}")
+        assert info["status"] == "waiting" and all(s["kind"] == "open" for s in info["seats"])
+        assert listed(srv, timeout=0.5) == []
+        # rules changed only in the number of hands, or to the preset's own value: not "changed"
+        status, _ = http("POST", f"{srv.url}/api/rooms", {
+            "nickname": "丙", "seats": ["human", "human", "heuristic"], "public": True,
+            "preset": "xiaogan", "hands": 2, "options": {"cap": 16}})
+        rooms = listed(srv, lambda r: len(r) == 1)
+        assert rooms[0]["changed"] == {} and rooms[0]["options"] == {"cap": 16, "hands_per_match": 2}

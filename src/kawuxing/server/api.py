@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Path, Query, Request
@@ -288,6 +289,9 @@ async def list_rooms(request: Request) -> dict:
     return {"rooms": await _manager(request).store.public_rooms()}
 
 
+QUICK_FRESH = 600.0  # seconds: a quick match joins only rooms made this recently
+
+
 class Quick(BaseModel):
     """Body of ``POST /api/quick`` (快速开始)."""
 
@@ -307,14 +311,22 @@ async def quick_match(body: Quick, request: Request,
     /api/rooms/{code}/join``, with your entropy for its open commitment, docs/fairness.md) —
     or, with none, a new public room of three player seats, yours the first, whose open
     seats bots take after ``fill_after`` seconds: ``POST /api/rooms``'s answer and
-    ``"created": true``. 422 ``bad_rules`` for an unknown preset; else as ``POST
-    /api/rooms``."""
+    ``"created": true``. Only a room made by a quick match less than :data:`QUICK_FRESH`
+    seconds ago, whose open seats bots will take, is offered (never a table whose players
+    left long ago). The input is checked first, whatever is then found: 422 ``bad_rules`` for
+    an unknown preset, ``bad_time`` for a wait outside 0-600 s, the nickname as ``POST
+    /api/rooms`` checks it."""
     await _limit(request, "lookup")
     if body.preset not in ALL_PRESETS:
         raise _coded(422, "bad_rules", f"preset {body.preset!r}: one of "
                                        f"{', '.join(ALL_PRESETS)}")
+    if body.fill_after is not None and not 0 <= body.fill_after <= 600:
+        raise _coded(422, "bad_time", "fill_after: a number of seconds from 0 to 600, or null")
+    await _seat_name(request, body.nickname, await player_of(request, authorization))
+    now = time.time()
     for room in await _manager(request).store.public_rooms():
-        if room["preset"] == body.preset and not room["options"] and room["open"]:
+        if (room["preset"] == body.preset and not room["changed"] and room["open"]
+                and room["fill_after"] is not None and now - room["created_at"] < QUICK_FRESH):
             return {"code": room["code"], "created": False}
     made = await create_room(CreateRoom(preset=body.preset, seats=[HUMAN] * 3,
                                         nickname=body.nickname, public=True,

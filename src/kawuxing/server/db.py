@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import and_, event, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from ..rules import RuleSet, RulesError
 from .migrate import upgrade
 from .playerstore import PlayerStore
 from .rows import ActionRow
@@ -285,9 +286,11 @@ class Store:
 
     async def public_rooms(self, limit: int = 50) -> list[dict]:
         """The public rooms waiting for players (issue 35), oldest first, at most ``limit``:
-        ``{"code", "preset", "options", "hands", "fill_after", "created_at", "seats": [{"kind",
-        "bot", "nickname"}], "open": free seats}``; rooms with no open seat left out. Every
-        process of a cluster reads the same list (the database's)."""
+        ``{"code", "preset", "options", "changed", "hands", "fill_after", "created_at",
+        "seats": [{"kind", "bot", "nickname"}], "open": free seats}`` (``changed``: the
+        options that differ from the preset's, the number of hands aside); rooms with no open
+        seat, or with nobody seated yet, left out. Every process of a cluster reads the same
+        list (the database's)."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(rooms.c.code, rooms.c.preset, rooms.c.options, rooms.c.rules,
@@ -309,10 +312,18 @@ class Store:
             settings = json.loads(r["settings"])
             room_seats = by_room.get(r["code"], [])
             free = sum(s["kind"] == "open" for s in room_seats)
-            if not settings.get("public") or not free:
+            if not settings.get("public") or not free or not any(
+                    s["kind"] == "human" for s in room_seats):
                 continue
-            out.append({"code": r["code"], "preset": r["preset"],
-                        "options": json.loads(r["options"]),
+            options = json.loads(r["options"])
+            rules = json.loads(r["rules"])
+            try:
+                own = RuleSet.preset(r["preset"]).to_dict()
+            except (RulesError, TypeError):
+                own = {}
+            out.append({"code": r["code"], "preset": r["preset"], "options": options,
+                        "changed": {k: v for k, v in options.items()
+                                    if k != "hands_per_match" and own.get(k) != rules.get(k)},
                         "hands": json.loads(r["rules"]).get("hands_per_match"),
                         "fill_after": settings.get("fill_after"), "created_at": r["created_at"],
                         "seats": room_seats, "open": free})

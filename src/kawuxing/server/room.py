@@ -220,8 +220,9 @@ class Room(Actor):
 
     async def fill_open(self) -> None:
         """Bots (the suggested one) take every seat still open and the match starts — the
-        quick match's wait is over (issue 35). Nothing when the room no longer waits."""
-        if not self.waiting or self.match is not None:
+        quick match's wait is over (issue 35). Nothing when the room no longer waits, or when
+        no player sits in it (a room nobody took is no match for bots alone: it expires)."""
+        if not self.waiting or self.match is not None or not self.seats.humans():
             return
         for slot in self.seats:
             if slot.kind == OPEN:

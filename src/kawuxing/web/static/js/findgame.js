@@ -7,7 +7,7 @@
 import { api } from './api.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { saveSeat } from './store.js';
+import { allSeats, saveSeat } from './store.js';
 import { toast } from './ui.js';
 
 const WAITS = [['30', 30], ['60', 60], ['120', 120], ['never', null]];  // seconds before bots sit
@@ -20,16 +20,22 @@ export function seatWords(seat) {
   return seat.nickname || '?';
 }
 
-/** One line of a public room for the list: rules, hands, who sits, open seats. */
+/** One line of a public room for the list: rules, hands, who sits, open seats; "rules
+ * changed" when options differ from the preset's (the server's ``changed``). */
 export function roomLine(room) {
   return t('lobby_room_line', {
     preset: t(`preset_${room.preset}`), hands: room.hands, open: room.open,
-    seats: room.seats.map(seatWords).join(' · '),
-  }) + (Object.keys(room.options || {}).length ? ` ${t('lobby_room_changed')}` : '');
+    seats: room.seats.filter((s) => s.kind !== 'open').map(seatWords).join(' · '),
+  }) + (Object.keys(room.changed || {}).length ? ` ${t('lobby_room_changed')}` : '');
 }
 
-/** Join ``code`` with the lobby's fair join, remember the seat and enter the room. */
+/** Join ``code`` with the lobby's fair join, remember the seat and enter the room (at once
+ * when this browser has a seat there already: its own waiting table). */
 async function sit(code, seat, nick, join, onEnter) {
+  if (allSeats()[code]) {
+    onEnter(code);
+    return { ok: true };
+  }
   const info = await api.room(code);
   const r = await join(code, nick, seat, info.ok ? info.data.commit : null);
   if (!r.ok) return r;

@@ -48,6 +48,11 @@ export const waitingMethods = {
     });
     box.appendChild(seats);
     box.appendChild(el('p', 'muted', t('waiting_hint')));
+    const settings = this.s.settings || {};  // public, and the wait before bots (issue 35)
+    if (settings.public) box.appendChild(el('p', 'muted waiting-public', t('waiting_public')));
+    if (settings.fill_after !== null && settings.fill_after !== undefined) {
+      box.appendChild(el('p', 'muted waiting-fill', t('waiting_fill', { n: Math.round(settings.fill_after) })));
+    }
     if (this.s.rules) {
       const rules = el('button', 'rules-btn', t('rules_btn'));
       rules.type = 'button';

@@ -33,6 +33,9 @@ export async function renderHowTo(root, presetName = null) {
   const name = presetName && schema.presets[presetName] ? presetName : schema.default_preset;
   const intro = el('section', 'card howto-intro');
   intro.appendChild(el('h2', null, t('howto_title')));
+  if (presetName && name !== presetName) {
+    intro.appendChild(el('p', 'note', t('howto_unknown', { name: presetName, shown: t(schema.presets[name].label) })));
+  }
   const list = el('ul', 'howto-basics');
   for (const key of BASICS) list.appendChild(el('li', null, t(key)));
   intro.appendChild(list);

@@ -343,7 +343,7 @@ export async function renderReplay(root, matchId, number, at = null) {
       persp.value = String(seat);
       await choose(String(seat));  // the seat's own view at that moment
       go(Math.max(0, shown().findLastIndex((f) => f.step <= step)));
-      tableBox.scrollIntoView({ block: 'start' });
+      window.scrollTo({ top: 0 });  // the step's controls and the table in sight
     }));
   }
 
