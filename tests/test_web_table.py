@@ -595,11 +595,11 @@ def test_rules_page_draws_every_pattern_with_its_example_in_tiles(server, browse
             melds = [m["tile"] for m in ex["melds"] for _ in range(3 if m["kind"] == "pung" else 4)]
             assert card["tiles"] == ex["concealed"] + [ex["win_tile"]] + melds, row["key"]
             assert card["win"] == [ex["win_tile"]]
-            assert card["mult"] == (f"×{row['multiplier']}" if row["scored"] else "本房间不计")
+            assert card["mult"] == (f"×{row['multiplier']}" if row["scored"] else "这套规则不计")
             assert card["rule"] == row["rule"].split(" (")[0] and card["ruleSize"] < card["nameSize"] * 0.8
         by_key = {c["key"]: c for c in cards}
         assert by_key["ka_wu_xing"]["mult"] == "×4"  # R9.10 in 孝感
-        assert by_key["last_tile"]["mult"] == "本房间不计"  # R9.8 half: no 海底捞月
+        assert by_key["last_tile"]["mult"] == "这套规则不计"  # R9.8 half: no 海底捞月
         # 双龙七对 ×16 over the cap: the example is worth 8; 手抓一 with 碰碰胡: ×4 × ×4 = 16 → 8
         assert by_key["double_dragon_seven_pairs"]["total"] == "此例：双龙七对 ×16，×16 封顶为 ×8"
         assert by_key["shou_zhua_yi"]["total"] == "此例：碰碰胡 ×4 · 手抓一 ×4，×16 封顶为 ×8"
