@@ -14,12 +14,17 @@ import { closeModal, openModal } from './ui.js';
 function soundControls(changed) {
   const box = el('fieldset', 'sound-controls');
   box.appendChild(el('legend', null, t('sound')));
-  const mute = el('label', 'mute');
-  const check = el('input');
-  check.type = 'checkbox';
-  check.checked = soundSettings().muted;
-  check.onchange = () => { setMuted(check.checked); changed(); };
-  mute.append(check, el('span', null, t('sound_mute')));
+  // a checkbox row: its label key, its value now, what a change sets
+  const toggle = (cls, key, on, set) => {
+    const row = el('label', cls);
+    const check = el('input');
+    check.type = 'checkbox';
+    check.checked = on;
+    check.onchange = () => { set(check.checked); changed(); };
+    row.append(check, el('span', null, t(key)));
+    return [row, check];
+  };
+  const [mute, check] = toggle('mute', 'sound_mute', soundSettings().muted, setMuted);
   const vol = el('label', 'volume');
   const range = el('input');
   range.type = 'range';
@@ -28,12 +33,7 @@ function soundControls(changed) {
   range.value = String(Math.round(soundSettings().volume * 100));
   range.oninput = () => { setVolume(Number(range.value) / 100); check.checked = soundSettings().muted; changed(); };
   vol.append(el('span', null, t('sound_volume')), range);
-  const tiles = el('label', 'mute tile-voice');
-  const say = el('input');
-  say.type = 'checkbox';
-  say.checked = soundSettings().tiles;
-  say.onchange = () => { setTileVoice(say.checked); changed(); };
-  tiles.append(say, el('span', null, t('sound_tiles')));
+  const [tiles] = toggle('mute tile-voice', 'sound_tiles', soundSettings().tiles, setTileVoice);
   box.append(mute, vol, tiles);
   return box;
 }
