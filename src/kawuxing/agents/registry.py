@@ -59,8 +59,8 @@ class Bot:
         return [f"{self.name}:{level}" for level in sorted(self.levels, reverse=True)]
 
 
-# In order of strength, weakest first (learned: below heuristic:3 in the arena, docs/bots.md;
-# against levels 1-2 not measured yet).
+# In order of strength, weakest first (learned: level with heuristic:3 and below expert in the
+# arena, docs/bots.md; against levels 1-2 not measured yet).
 BOTS: tuple[Bot, ...] = (
     Bot("random", "a uniformly random legal action (a baseline)",
         lambda level, seed: RandomAgent(seed)),
