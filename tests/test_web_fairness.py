@@ -184,18 +184,24 @@ def test_browser_and_python_derive_the_same_walls_and_catch_tampering(server, de
                         "other_hand": "mismatch", "nowhere": "unavailable"}
 
 
+def replay_of_my_match(page, server, name: str, seats: list[str]) -> tuple[str, dict]:
+    """A one-hand match of ``seats`` played by 托管 for the page's player ``name``, its
+    replay page opened: ``(match id, the record of hand 0 as its player gets it)``."""
+    token = page_player(page, server, name)
+    made = auto_played_match(server, {"seats": seats, "hands": 1}, token)
+    match_id = made["room"]["match_id"]
+    status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
+    assert status == 200
+    page.goto(f"{server.url}/#/replay/{match_id}/0")
+    return match_id, record
+
+
 def test_replay_page_checks_the_record_and_offers_it_for_download(server, desktop):
     """A player of the match (the page's player token) gets the record: the replay checks
     its fair deal in the page and offers the record as fetched for download (a link to the
     API would send no token: R13)."""
     page, _ = desktop
-    token = page_player(page, server, "验证者")
-    made = auto_played_match(server, {"seats": ["human", "random", "heuristic"], "hands": 1},
-                             token)
-    match_id = made["room"]["match_id"]
-    status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
-    assert status == 200
-    page.goto(f"{server.url}/#/replay/{match_id}/0")
+    match_id, record = replay_of_my_match(page, server, "验证者", ["human", "random", "heuristic"])
     page.wait_for_selector('.replay-fair[data-status="verified"]')
     line = page.locator(".replay-fair")
     assert "已验证 ✓" in line.inner_text()
@@ -217,14 +223,8 @@ def test_replay_page_opens_the_ai_review_of_a_seat(server, desktop):
     from kawuxing.review import review
 
     page, _ = desktop
-    token = page_player(page, server, "复盘者")
-    made = auto_played_match(server, {"seats": ["human", "expert", "heuristic:2"], "hands": 1},
-                             token)
-    match_id = made["room"]["match_id"]
-    status, record = http("GET", f"{server.url}/api/hands/{match_id}/0", None, token)
-    assert status == 200
+    match_id, record = replay_of_my_match(page, server, "复盘者", ["human", "expert", "heuristic:2"])
     want = review(record, 1)
-    page.goto(f"{server.url}/#/replay/{match_id}/0")
     page.wait_for_selector(".review-go")
     page.select_option(".review-seat", "1")
     page.click(".review-go")
