@@ -225,6 +225,7 @@ def test_the_owner_killed_mid_hand_the_room_resumes_elsewhere(scratch_db, cluste
         before.update(views=[c.view for c in seats], version=seats[0].version,
                       acked=sum(len(c.acked) for c in seats))
         killed = time.monotonic()
+        before["heard"] = [len(c.messages) for c in seats]
         await asyncio.to_thread(owner.kill)
         owned = await asyncio.to_thread(cluster.wait_owned, 1, 30)
         before["failover_s"] = time.monotonic() - killed
@@ -233,6 +234,14 @@ def test_the_owner_killed_mid_hand_the_room_resumes_elsewhere(scratch_db, cluste
         await until(lambda: all(c.last_update > killed for c in seats), 30,
                     "every seat's view after the takeover", seats)
         assert [settled(c.view) for c in seats] == [settled(v) for v in before["views"]]
+        # the relayed sockets were told, once, that the room's server is being replaced,
+        # before the new owner's welcome (issue 34: not silence until the lease ran out)
+        for c, start in zip(seats[1:], before["heard"][1:]):
+            kinds = [m["type"] for m in c.messages[start:]]
+            assert kinds.count("status") == 1 and "welcome" in kinds, kinds
+            assert kinds.index("status") < kinds.index("welcome"), kinds
+            assert c.messages[start + kinds.index("status")] == {"type": "status",
+                                                                  "state": "resuming"}
         assert {c.version for c in seats} == {before["version"]}
         for c in seats:
             c.paused = False

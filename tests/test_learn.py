@@ -109,6 +109,26 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     assert (run / "curve.png").stat().st_size > 1000
     fresh = subprocess.run(base + ["--epochs", "1"], capture_output=True, text=True, timeout=60)
     assert fresh.returncode == 2 and "holds a run already" in fresh.stderr
+    # a run from a policy file (the shipped weights' way): self-play only, gated against it
+    start = tmp_path / "from-policy"
+    init = subprocess.run(base[:4] + [str(start)] + base[5:] + [
+        "--init", str(run / "last.npz"), "--rl-iterations", "2", "--rl-gate-every", "1",
+        "--rl-lr", "0.0002"], capture_output=True, text=True, timeout=300)
+    assert init.returncode == 0, init.stderr
+    lines = [json.loads(x) for x in (start / "log.jsonl").read_text().splitlines()]
+    assert [(x["stage"], x["iteration"], x["gate"]["against"]) for x in lines] == [
+        ("self-play", 1, "best"), ("self-play", 2, "best")]
+    saved = json.loads((start / "config.json").read_text())["config"]
+    assert saved["epochs"] == 0 and saved["ppo"]["lr"] == 0.0002
+    assert saved["init"] == str((run / "last.npz").resolve())
+    assert not (start / "data").exists()  # no teacher's self-play for a run from a policy
+    if not any(x["best"] for x in lines):  # the start stays best until a gate is passed
+        assert (start / "best.npz").read_bytes() == (run / "last.npz").read_bytes()
+    wider = subprocess.run(base[:4] + [str(tmp_path / "w"), "--hidden", "8", "--init",
+                                       str(run / "last.npz"), "--rl-iterations", "1"],
+                           capture_output=True, text=True, timeout=60)
+    assert wider.returncode == 2 and "hidden [16]; the run wants encoding 2, hidden [8]" \
+        in wider.stderr
 
 
 @pytest.mark.parametrize("args, words", [
@@ -119,6 +139,12 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     (["--resume"], "no run to resume"),
     (["--rl-gate-every", "0"], "--rl-gate-every must be at least 1, got 0"),
     (["--encoding", "3"], "--encoding must be 1 or 2, got 3"),
+    (["--rl-lr", "0"], "--rl-lr must be between 0 and 1, got 0.0"),
+    (["--init", "missing.npz", "--rl-iterations", "2"], "--init missing.npz: no such file"),
+    (["--init", "pyproject.toml"], "--init: say how many self-play iterations"),
+    (["--init", "pyproject.toml", "--rl-iterations", "2", "--epochs", "3"],
+     "--init starts from a policy file: no imitation epochs"),
+    (["--init", "pyproject.toml", "--rl-iterations", "2"], "not a policy file"),
 ])
 def test_train_refuses_bad_input_with_one_line(tmp_path, args, words):
     done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(tmp_path / "r"),

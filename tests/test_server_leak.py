@@ -74,6 +74,7 @@ TYPES = {
     "next_hand": {"type", "version", "seconds", "ready"},
     "spectators": {"type", "count"},
     "chat": {"type", "seat", "say"},
+    "status": {"type", "state"},  # (a cluster: the owner is being replaced)
 }
 FORBIDDEN_KEYS = {"draws", "wall_tiles", "wall_order", "record", "actions", "token",
                   "token_hash", "to_act", "options", "answers", "pending", "missed",

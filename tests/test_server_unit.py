@@ -247,7 +247,8 @@ def test_every_server_message_of_the_protocol_doc_has_its_builder():
                   "settings": {}, "value": "x", "commitment": "c" * 64, "match_id": "m",
                   "hands": [], "t": 5, "action_id": "a", "code": "stale",
                   "message": "m", "rule": None, "choices": [], "say": "hurry", "count": 2,
-                  "seconds": 15.0, "ready": [True, False, True], "by": 2}
+                  "seconds": 15.0, "ready": [True, False, True], "by": 2,
+                  "state": "resuming"}
         message = builder(**{name: sample[name] for name, p in params.items()
                              if p.default is inspect.Parameter.empty
                              and p.kind is not inspect.Parameter.VAR_KEYWORD})

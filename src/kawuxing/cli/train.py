@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 from ..agents import check_bot
 from ..learn.fit import FitConfig
+from ..learn.ppo import PPOConfig
 from ..learn.train import RunConfig, run
 from .common import err, fail, out
 
@@ -29,6 +30,8 @@ def train(
     workers: Annotated[int, typer.Option("--workers", help="processes for self-play and gates (0: all cores)")] = 0,
     rl_iterations: Annotated[Optional[int], typer.Option("--rl-iterations", help="PPO self-play iterations after the epochs (default 0; with --resume: the new total)")] = None,
     rl_gate_every: Annotated[int, typer.Option("--rl-gate-every", help="self-play iterations between gates")] = 150,
+    rl_lr: Annotated[float, typer.Option("--rl-lr", help="Adam's step size in self-play")] = 3e-5,
+    init: Annotated[Optional[Path], typer.Option("--init", help="start from this policy file (self-play only, no imitation; it is the first best)")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="continue the run in FOLDER where it stopped")] = False,
     export: Annotated[Optional[Path], typer.Option("--export", help="copy the best weights there at the end (a policy file)")] = None,
 ) -> None:
@@ -37,7 +40,9 @@ def train(
     (docs/bots.md, "The learned bot"). The run's folder keeps the config,
     the self-play shards, the last and the best weights, one log line an epoch and the
     learning curve; --resume continues it (the config is read back; the other options but
-    --epochs and --rl-iterations are then ignored). Play the result with --bots policy:FOLDER/best.npz."""
+    --epochs and --rl-iterations are then ignored). --init starts the self-play stage from a
+    policy file instead (the shipped weights: src/kawuxing/agents/weights/learned.npz).
+    Play the result with --bots policy:FOLDER/best.npz."""
     try:
         widths = [int(w) for w in hidden.split(",")]
         if not widths or min(widths) < 1:
@@ -55,8 +60,16 @@ def train(
                 raise ValueError(f"{name} must be at least {low}, got {value}")
         if encoding not in (1, 2):
             raise ValueError(f"--encoding must be 1 or 2, got {encoding}")
-        if not 0 < lr < 1:
-            raise ValueError(f"--lr must be between 0 and 1, got {lr}")
+        for name, value in (("--lr", lr), ("--rl-lr", rl_lr)):
+            if not 0 < value < 1:
+                raise ValueError(f"{name} must be between 0 and 1, got {value}")
+        if init is not None and not resume:
+            if epochs:
+                raise ValueError("--init starts from a policy file: no imitation epochs (leave --epochs out)")
+            if not rl_iterations:
+                raise ValueError("--init: say how many self-play iterations (--rl-iterations)")
+            if not init.is_file():
+                raise ValueError(f"--init {init}: no such file")
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"{folder}: not a folder")
         if export is not None and export.is_dir():
@@ -65,11 +78,13 @@ def train(
             raise ValueError(f"--export {export}: no folder {export.parent}")
     except ValueError as exc:
         fail(str(exc))
-    config = RunConfig(hands=hands, teacher=teacher, data_seed=seed, epochs=epochs or 8,
+    config = RunConfig(hands=hands, teacher=teacher, data_seed=seed,
+                       epochs=0 if init is not None else epochs or 8,
                        fit=FitConfig(hidden=widths, lr=lr, seed=seed), gate_deals=gate_deals,
                        gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
                        rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,
-                       encoding=encoding)
+                       encoding=encoding, ppo=PPOConfig(lr=rl_lr),
+                       init=None if init is None else str(init.resolve()))
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
                   disable=not err.is_terminal) as bar:

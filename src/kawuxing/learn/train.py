@@ -52,7 +52,9 @@ class RunConfig:
     beat; ``workers``: processes for self-play and the gates; ``rl_iterations``: PPO
     iterations after the epochs (:mod:`.ppo`, ``ppo`` its config), a checkpoint and gate
     every ``rl_gate_every``; ``encoding``: what the network reads (1 the planes, 2 the planes
-    and the shape features, :mod:`kawuxing.agents.policy`)."""
+    and the shape features, :mod:`kawuxing.agents.policy`); ``init``: a policy file the run
+    starts from instead of imitation (``epochs`` 0: self-play only; the file is the first
+    ``best``, so the first gate is against it; Adam starts afresh)."""
 
     hands: int = 30000
     teacher: str = "expert"
@@ -67,6 +69,7 @@ class RunConfig:
     rl_gate_every: int = 150
     ppo: PPOConfig = field(default_factory=PPOConfig)
     encoding: int = ENCODING
+    init: str | None = None
 
     def to_json(self) -> dict:
         """The config as JSON."""
@@ -160,6 +163,8 @@ class _Run:
         net.value = (w / VALUE_SCALE, b / VALUE_SCALE)
         self.trainer = Trainer(net, fit)
         adam = self.folder / "last-adam.npz"
+        if not adam.exists() and self.config.init and not self.log:
+            return True  # the first iteration of a run started from a policy file: fresh Adam
         try:
             with np.load(adam, allow_pickle=False) as state:
                 self.trainer.load_state(dict(state))
@@ -297,6 +302,21 @@ class _Run:
             started, stats = time.perf_counter(), []
 
 
+def start(folder: Path, init: Path, config: RunConfig) -> None:
+    """Seed a new run's folder with the policy file ``init`` (its ``last`` and its first
+    ``best``). Raises ``ValueError`` when ``init`` is not a policy file of the run's encoding
+    and hidden widths, or when the run has imitation epochs too."""
+    if config.epochs:
+        raise ValueError("a run from a policy file has no imitation epochs (--epochs 0)")
+    net = PolicyNet.load(init)  # PolicyError (a ValueError) names the file and the fault
+    widths = [w.shape[1] for w, _ in net.hidden]
+    if net.encoding != config.encoding or widths != list(config.fit.hidden):
+        raise ValueError(f"{init}: encoding {net.encoding}, hidden {widths}; the run wants "
+                         f"encoding {config.encoding}, hidden {list(config.fit.hidden)}")
+    for name in ("last.npz", "best.npz"):
+        (folder / name).write_bytes(init.read_bytes())
+
+
 def run(folder: Path, config: RunConfig | None = None, resume: bool = False,
         say: Callable[[str], None] = print,
         progress: Callable[[str, int, int], None] | None = None,
@@ -326,6 +346,8 @@ def run(folder: Path, config: RunConfig | None = None, resume: bool = False,
         if config_path.exists():
             raise FileExistsError(f"{folder}: holds a run already (resume it with --resume)")
         config = config or RunConfig()
+        if config.init:
+            start(folder, Path(config.init), config)
         config_path.write_text(json.dumps({"config": config.to_json(), "commit": commit(),
                                            "started": time.strftime("%Y-%m-%d %H:%M:%S")},
                                           indent=1))

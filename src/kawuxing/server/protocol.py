@@ -358,6 +358,17 @@ def hint(hand: int, version: int, choices: list[dict]) -> dict:
     return {"type": "hint", "hand": hand, "version": version, "choices": choices}
 
 
+RESUMING = "resuming"
+
+
+def status(state: str) -> dict:
+    """A word on the room's server: ``resuming`` (cluster) — the process that owns the room
+    has stopped answering; another one takes it over (a ``welcome`` then the full view
+    follow within seconds), and an action sent meanwhile may be lost: act again after the
+    ``sync``."""
+    return {"type": "status", "state": state}
+
+
 def pong(t: Any) -> dict:
     """The answer to a ``ping``, with its ``t``."""
     return {"type": "pong", "t": t}

@@ -159,12 +159,14 @@ class ClusterNode:
             await hook()
 
     async def health(self) -> dict:
-        """``{"nodes": [{"node", "rooms", "url"?}], "owned": n}`` for ``/api/health`` (the
-        live processes read from Redis now)."""
+        """``{"nodes": [{"node", "rooms", "url"?, "late"}], "owned": n}`` for
+        ``/api/health`` (the live processes read from Redis now; ``late``: see
+        :meth:`Presence.nodes`)."""
         self.live = await self.presence.nodes()
         nodes = []
         for n in self.live:
-            entry = {"node": n.get("node"), "rooms": n.get("rooms", 0)}
+            entry = {"node": n.get("node"), "rooms": n.get("rooms", 0),
+                     "late": bool(n.get("late"))}
             if n.get("me") == self.me:
                 entry["rooms"] = len(self.manager.rooms)
             if n.get("url"):
@@ -254,7 +256,7 @@ class ClusterNode:
         mine = len(self.manager.rooms)
         target, least = self.me, mine
         for n in self.live:
-            if n.get("me") != self.me and n.get("rooms", 0) < least:
+            if n.get("me") != self.me and not n.get("late") and n.get("rooms", 0) < least:
                 target, least = n["me"], n.get("rooms", 0)
         if target != self.me:
             for n in self.live:  # counted at once: the next creations spread
@@ -394,6 +396,17 @@ class ClusterNode:
                                                 "code": protocol.CLOSE_RESTART,
                                                 "reason": "the room's server lost this "
                                                           "connection"})
+
+    def tell_resuming(self) -> None:
+        """Sockets relayed to an owner whose heartbeat is late or gone (it may have died:
+        its rooms are taken over once its leases run out) are told so once, ``status``
+        ``resuming``, instead of silence until the new owner's ``welcome`` (issue 34)."""
+        fresh = {n.get("me") for n in self.live if not n.get("late")}
+        for link in list(self.links.values()):
+            if (link.owner is not None and link.owner != self.me and link.owner not in fresh
+                    and not link.told_resuming and not link.conn.closed):
+                link.told_resuming = True
+                link.conn.send(protocol.status(protocol.RESUMING))
 
     def _gap(self) -> None:
         """The channel was lost a moment (messages may be lost): every relayed socket asks

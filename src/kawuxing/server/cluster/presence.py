@@ -14,6 +14,7 @@ import re
 import time
 
 NODE_PREFIX = "kwx:node:"
+LATE = 0.7  # a heartbeat key with less than this share of its time to live left is late
 # a node id: a letter or digit, then letters, digits, ".", "_", "-" (it is part of Redis keys and
 # of the incarnation id ``node#boot``, and matched by key patterns: no "#", "*", "?", "[")
 NODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}")
@@ -74,18 +75,28 @@ class Presence:
         client.set(NODE_PREFIX + self.me, self.entry(rooms), px=self.ttl_ms)
 
     async def nodes(self) -> list[dict]:
-        """Every live process: ``[{"node", "me", "rooms", "url"?}]``, sorted by node id."""
+        """Every live process: ``[{"node", "me", "rooms", "url"?, "late"}]``, sorted by node
+        id. ``late``: its heartbeat has not been renewed for 30 % of ``ttl_ms`` (a server beats
+        every half second with a ``ttl_ms`` of 5 s: it missed two beats or more; it may have
+        died, and its rooms are taken over once its leases run out)."""
         keys = [k async for k in self.redis.scan_iter(match=NODE_PREFIX + "*", count=500)]
         if not keys:
             return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.mget(keys)
+            for key in keys:
+                pipe.pttl(key)
+            raws, *left = await pipe.execute()
         found = []
-        for raw in await self.redis.mget(keys):
+        for raw, ms in zip(raws, left):
             if raw is None:  # expired between the scan and the read
                 continue
             try:
-                found.append(json.loads(raw))
+                entry = json.loads(raw)
             except ValueError:
                 continue
+            if isinstance(entry, dict):
+                found.append(dict(entry, late=0 <= ms < self.ttl_ms * LATE))
         return sorted(found, key=lambda n: (n.get("node", ""), n.get("me", "")))
 
     async def leave(self) -> None:

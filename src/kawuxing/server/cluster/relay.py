@@ -255,6 +255,7 @@ class Link:
         # the client has been sent something since its hello, so the hello's hand and last
         # event no longer say what it has: a move to a new owner asks for the full view
         self.advanced = False
+        self.told_resuming = False  # the client was told the owner is late (Node.tell_resuming)
 
     @property
     def watching(self) -> bool:
@@ -281,7 +282,7 @@ class Link:
         reconnect without ``hand``/``last_event``; else the hello's are passed on and the
         client gets exactly what it misses)."""
         self.detach()
-        self.owner = owner
+        self.owner, self.told_resuming = owner, False
         self.opened, self.heard, self.resumed = time.monotonic(), False, resume
         hello = self.hello
         if owner == self.node.me:

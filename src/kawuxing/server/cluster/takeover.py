@@ -17,6 +17,8 @@ their clients reconnect to the new owner — without writing anything more. And 
    process that takes rooms over also tells every process at once (``moved`` on the channel
    all listen on, :meth:`ClusterNode.moved <.node.ClusterNode.moved>`), so that these
    sockets need not wait for this look at the leases, which stays for a lost ``moved``;
+   those it relays to an owner whose heartbeat is late are told ``status`` ``resuming``
+   (:meth:`ClusterNode.tell_resuming <.node.ClusterNode.tell_resuming>`);
 3. takes over rooms that have no owner (in the rooms set, no lease): the least loaded live
    process takes them at once, the others only once they have been free for two
    intervals (so that one process does not race another for every room).
@@ -65,6 +67,7 @@ async def tick(node) -> None:
     await node.beat()
     node.prune_remote()
     await node.reroute()
+    node.tell_resuming()
     await scan(node)
 
 

@@ -11,7 +11,8 @@ const SILENT_LIMIT = 45000;
 export class Connection {
   /**
    * code, token: the room and the seat's token (null: watch the room as a spectator). handlers: onMessage(msg), onStatus(status,
-   * info) with status 'connecting' | 'open' | 'waiting' (info.delay ms) | 'closed',
+   * info) with status 'connecting' | 'open' | 'waiting' (info.delay ms) | 'closed' | 'resuming' (the
+   * room's server is being replaced in a cluster: open again at its next message),
    * onFatal(reason, message), resume() -> {hand, last_event} or null.
    */
   constructor(code, token, handlers) {
@@ -25,6 +26,7 @@ export class Connection {
     this.lastHeard = 0;
     this.stopped = false;
     this.welcomed = false;
+    this.resuming = false;  // told status resuming, nothing heard since
     this._online = () => { if (this.timer) this.reconnectNow(); };
     this._visible = () => {  // back to the page (a phone woke up): retry now, not later
       if (document.visibilityState === 'visible' && !this.ws && this.timer) this.reconnectNow();
@@ -75,9 +77,15 @@ export class Connection {
       if (msg.type === 'welcome') {
         this.welcomed = true;
         this.attempt = 0;
+        this.resuming = false;
         this.h.onStatus('open', {});
       }
       if (msg.type === 'pong') return;
+      if (msg.type === 'status') {  // the room's server is being replaced (cluster): say so
+        if (msg.state === 'resuming') { this.resuming = true; this.h.onStatus('resuming', {}); }
+        return;
+      }
+      if (this.resuming) { this.resuming = false; this.h.onStatus('open', {}); }  // it answered
       this.h.onMessage(msg);
     };
     ws.onclose = (ev) => {
@@ -85,6 +93,7 @@ export class Connection {
       clearInterval(this.pinger);
       this.ws = null;
       this.welcomed = false;
+      this.resuming = false;
       if (this.stopped) return;
       const fatal = FATAL[ev.code] || (ev.code === 1000 && /closed|left/.test(ev.reason || '') ? 'closed' : null)
         || (ev.code === 1008 && /spectators/.test(ev.reason || '') ? 'no_spectators' : null);

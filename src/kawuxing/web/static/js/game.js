@@ -51,6 +51,7 @@ export class Game {
     this.chatOpen = false;
     this.fatal = null;
     this.destroyed = false;
+    this.settleTimer = null;  // the settlement waiting for the win pause (settleLater)
     this.conn = new Connection(this.code, this.token, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (st, info) => this.onStatus(st, info),
@@ -87,8 +88,19 @@ export class Game {
   get matchEnd() { return this.s.matchEnd; }
   get seat() { return this.s.seat; }
 
+  /** Open the settlement (with the match end once it came) after the win pause, unless another
+   * hand began meanwhile. One timer at a time: a second call waits for the first one's dialog. */
+  settleLater(hand) {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      if (!this.destroyed && (this.matchEnd || this.hand === hand)) this.openSettlement(Boolean(this.matchEnd));
+    }, WIN_PAUSE_MS);
+  }
+
   destroy() {
     this.destroyed = true;
+    clearTimeout(this.settleTimer);
     this.conn.stop();
     clearInterval(this.ticker);
     document.removeEventListener('keydown', this.keyHandler);
@@ -140,12 +152,13 @@ export class Game {
       else if (this.settlementShownFor !== hand) {
         // the win (its 胡/自摸 call-out, the hands face up) stays on the table a moment first
         this.settlementShownFor = hand;
-        setTimeout(() => { if (!this.destroyed && this.hand === hand) this.openSettlement(false); }, WIN_PAUSE_MS);
+        this.settleLater(hand);
       }
     }
     if (out.hint) this.ui.hintAsked = null;  // answered: shown until the view changes
     if (out.refused) this.onRefused(out);
-    if (out.matchEnd) setTimeout(() => { if (!this.destroyed) this.openSettlement(true); }, WIN_PAUSE_MS);
+    // the match end joins a settlement still waiting (one dialog opened once), else opens after the pause
+    if (out.matchEnd && !this.settleTimer) this.settleLater(this.hand);
     if (out.render) this.render();
   }
 

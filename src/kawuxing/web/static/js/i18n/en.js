@@ -518,6 +518,7 @@ export const en = {
   conn_connecting: 'Connecting…',
   conn_open: 'Connected',
   conn_waiting: 'Disconnected; retrying in {s} s…',
+  conn_resuming: 'Server switching over…',
   conn_closed: 'Disconnected',
   fatal_bad_token: 'Your seat token is no longer valid',
   fatal_no_room: 'No such room (it may have ended)',

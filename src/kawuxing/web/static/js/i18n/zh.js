@@ -521,6 +521,7 @@ export const zh = {
   conn_connecting: '连接中…',
   conn_open: '已连接',
   conn_waiting: '连接断开，{s} 秒后重连…',
+  conn_resuming: '服务器切换中…',
   conn_closed: '已断开',
   fatal_bad_token: '你的座位凭证已失效',
   fatal_no_room: '没有这个房间（可能已结束）',
