@@ -547,11 +547,44 @@ def test_callouts_are_fetched_when_said_and_mute_is_remembered(server, browser):
     assert not errors, errors
 
 
+# every Element.animate call of the page (effects.js flies claimed tiles with it), recorded
+RECORD_ANIMATIONS = """(() => {
+    const animate = Element.prototype.animate;
+    window.__flown = [];
+    Element.prototype.animate = function (frames, options) {
+        const seat = this.closest('.seat');
+        window.__flown.push({cls: this.className, seat: seat ? seat.dataset.seat : null,
+                             from: String(frames[0].transform)});
+        return animate.call(this, frames, options);
+    };
+})()"""
+
+
+def test_a_claimed_tile_flies_from_the_river_to_the_meld(server, browser):
+    page = new_page(browser)
+    page.add_init_script(RECORD_ANIMATIONS)
+    try:
+        open_room(page, server)
+        play_to(page, 2)  # seat 2 (on my left) punged my 5s: from my river to its melds
+        flown = page.evaluate("() => window.__flown")
+        assert [(f["cls"], f["seat"]) for f in flown] == [("meld meld-pung", "2")], flown
+        dx, dy = (float(v) for v in re.findall(r"translate\((-?[\d.]+)px, (-?[\d.]+)px\)",
+                                                flown[0]["from"])[0])
+        assert dx > 100 and dy > 50, flown  # my river lies right of and below that meld
+        assert page.locator('.seat[data-seat="2"] .melds .meld').count() == 1
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
 def test_reduced_motion_is_honoured(server, browser):
     page = new_page(browser, reduced_motion="reduce")
+    page.add_init_script(RECORD_ANIMATIONS)
     try:
         open_room(page, server)
         play_to(page, 2)
+        assert page.evaluate("() => window.__flown") == []  # the pung's tile did not fly
         styles = page.evaluate("""() => [...document.querySelectorAll(
             '.river .tile, .hand .tile, .meld, .seat.turn > .head, .lamp.on .arrow, .act')].map((e) => {
             const s = getComputedStyle(e);

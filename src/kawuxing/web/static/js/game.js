@@ -15,6 +15,7 @@ import { playCallout, playClick, playTile, setMuted, soundSettings } from './aud
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { hasText, onLangChange, t } from './i18n.js';
+import { flyClaims, winBannerEl } from './effects.js';
 import { entropyAccepted, GameState } from './game-state.js';
 import { hintable } from './hint.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
@@ -31,6 +32,7 @@ const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is
 
 const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
 
+const BANNER_MS = 2800;  // the win banner's life on the board (the settlement covers it from 1.8 s)
 const WIN_PAUSE_MS = 1800;  // the ended hand on the table before its settlement opens (issue 35)
 
 export class Game {
@@ -52,6 +54,7 @@ export class Game {
     this.fatal = null;
     this.destroyed = false;
     this.settleTimer = null;  // the settlement waiting for the win pause (settleLater)
+    this.bannerTimer = null;  // the win banner's end (showBanner)
     this.conn = new Connection(this.code, this.token, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (st, info) => this.onStatus(st, info),
@@ -92,6 +95,7 @@ export class Game {
    * hand began meanwhile. One timer at a time: a second call waits for the first one's dialog. */
   settleLater(hand) {
     clearTimeout(this.settleTimer);
+    clearTimeout(this.bannerTimer);
     this.settleTimer = setTimeout(() => {
       this.settleTimer = null;
       if (!this.destroyed && (this.matchEnd || this.hand === hand)) this.openSettlement(Boolean(this.matchEnd));
@@ -133,6 +137,7 @@ export class Game {
       this.ui.declareMode = false;
       this.ui.selected = null;
       this.ui.callouts = {};
+      this.ui.banner = null;
       // a settlement seen live closes when the next hand starts (the bar's button reopens it);
       // one of a hand missed while away stays until read
       if (modalKind() === 'settle-modal' && this.settlementLive && this.settlementShownFor !== msg.hand) closeModal();
@@ -160,6 +165,7 @@ export class Game {
     // the match end joins a settlement still waiting (one dialog opened once), else opens after the pause
     if (out.matchEnd && !this.settleTimer) this.settleLater(this.hand);
     if (out.render) this.render();
+    if (out.render && out.fresh) flyClaims(this.root.querySelector('.board'), out.fresh);
   }
 
   /** Tell a refusal (out.refused), unless it is an entropy one; resync after a stale one. */
@@ -195,6 +201,7 @@ export class Game {
       playClick();
       setTimeout(() => playTile(e.tile), 90);
     }
+    if (e.type === 'win') this.showBanner(e);
     const kind = e.type === 'win' && e.by === 'self_draw' ? 'self_draw' : e.type;
     const key = kind === 'self_draw' ? 'call_self_draw' : CALLOUT[e.type];
     if (!key || e.seat === undefined) return;
@@ -205,6 +212,20 @@ export class Game {
     setTimeout(() => {
       if (this.ui.callouts[seat] === c) { delete this.ui.callouts[seat]; this.render(); }
     }, 1200);
+  }
+
+  /** The win banner (effects.js) for a fresh ``win`` event: one banner a hand, naming every
+   * winner of it (R4.3 一炮多响), gone after BANNER_MS. */
+  showBanner(e) {
+    const id = `${this.hand}`;
+    const b = this.ui.banner && this.ui.banner.id === id ? this.ui.banner
+      : { id, seats: [], selfDraw: e.by === 'self_draw' };
+    if (!b.seats.includes(e.seat)) b.seats.push(e.seat);
+    this.ui.banner = b;
+    clearTimeout(this.bannerTimer);
+    this.bannerTimer = setTimeout(() => {
+      if (this.ui.banner === b) { this.ui.banner = null; this.render(); }
+    }, BANNER_MS);
   }
 
   /** Say the fresh events and what I may do now in the live region (aria-live, page language):
@@ -387,6 +408,8 @@ export class Game {
     const handId = `${this.code}:${this.hand}`;
     const tip = this.hand !== null && countHand(handId) ? tipFor(this.view, handId, model.hintable) : null;
     model.tipNode = tip ? tipEl(tip, () => this.render()) : null;
+    const banner = this.ui.banner;
+    model.bannerNode = banner && this.view.result ? winBannerEl(banner, this.view, this.s.players) : null;
     // the board is patched (focus stays on what stays): the focus moves into the hint panel
     // when the answer asked from its button comes, and back to the button when the panel goes
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;

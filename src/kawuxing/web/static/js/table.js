@@ -652,7 +652,8 @@ function meEl(model, handlers) {
  * sent with the view, or null: the hand's deltas),
  * rules, readOnly, revealAll, replay (a hand's replay: no online dots), chatSpot (room for the 快捷语 button, game.js), selected, declareMode, busy, lastDiscard, callouts ({seat: {id,
  * text}}), hintable (show the 提示 button), hintState (null, 'pending', 'open'), hint (the
- * `hint` answer of this view, or null), tipNode (a first-hand tip strip, tips.js, or null)}. handlers: {act(action), tile(index, code, event),
+ * `hint` answer of this view, or null), tipNode (a first-hand tip strip, tips.js, or null), bannerNode
+ * (the win banner, effects.js, or null)}. handlers: {act(action), tile(index, code, event),
  * toggleDeclare(), hint(), closeHint(), hintPick(action)}. Returns the board element.
  */
 export function renderTable(root, model, handlers) {
@@ -671,6 +672,7 @@ export function renderTable(root, model, handlers) {
   board.appendChild(center);
   board.appendChild(opponentEl(model, right));
   board.appendChild(meEl(model, handlers));
+  if (model.bannerNode) board.appendChild(model.bannerNode);  // the win banner (effects.js)
   const old = root.querySelector(':scope > .board');
   if (!old) {
     root.prepend(board);

@@ -604,6 +604,8 @@ export const en = {
   call_declare: '亮倒!',
   call_win: 'Win!',
   call_self_draw: 'Self-draw!',
+  banner_win: 'Win',
+  banner_self_draw: 'Self-draw',
   call_adding_kong: 'Adding a kong…',
   // the table's labels, live announcements and sound (table.js, announce.js, audio.js)
   seat_who: '{name} ({pos})',

@@ -608,6 +608,8 @@ export const zh = {
   call_declare: '亮倒！',
   call_win: '胡！',
   call_self_draw: '自摸！',
+  banner_win: '胡',
+  banner_self_draw: '自摸',
   call_adding_kong: '补杠…',
   // the table's labels, live announcements and sound (table.js, announce.js, audio.js)
   seat_who: '{pos} {name}',

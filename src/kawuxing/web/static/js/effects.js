@@ -1,0 +1,66 @@
+// The table's claim and win effects (issue 35): the claimed tile flying from the discarder's
+// river to the claimer's new meld, and the 胡 / 自摸 banner over the board with the winner and
+// the hand's patterns (from the ended view's result: the client derives nothing). Nothing
+// moves under prefers-reduced-motion (the banner still shows, without its entrance).
+
+import { el } from './dom.js';
+import { t } from './i18n.js';
+import { playerName } from './table.js';
+
+const FLY_MS = 420;
+
+/** Whether the player asked the system for less motion. */
+export function reducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** The claims among ``events`` whose tile came from a discard: ``[{from, seat}]`` for each
+ * pung and exposed kong (the event's ``from``, docs/protocol.md events). */
+export function claimsOf(events) {
+  return (events || []).filter((e) => (e.type === 'pung' || (e.type === 'kong' && e.from !== undefined && e.from !== null)))
+    .map((e) => ({ from: e.from, seat: e.seat }));
+}
+
+/** Fly each claimed tile from the discarder's river (its last discard, the tile taken) to the
+ * claimer's newest meld, in ``board`` as drawn now (Web Animations: the meld starts where the
+ * tile lay and settles in place). */
+export function flyClaims(board, events) {
+  if (!board || reducedMotion()) return;
+  for (const c of claimsOf(events)) {
+    const tile = board.querySelector(`.river[data-seat="${c.from}"] .tile:last-child`);
+    const meld = board.querySelector(`.seat[data-seat="${c.seat}"] .melds .meld:last-child`);
+    if (!tile || !meld || typeof meld.animate !== 'function') continue;
+    const a = tile.getBoundingClientRect();
+    const b = meld.getBoundingClientRect();
+    if (!b.width || !a.width) continue;
+    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    meld.animate([
+      { transform: `translate(${dx}px, ${dy}px) scale(${Math.min(1, (a.width * 1.4) / b.width)})`, opacity: 0.6 },
+      { transform: 'none', opacity: 1 },
+    ], { duration: FLY_MS, easing: 'cubic-bezier(.2,.7,.3,1)' });
+  }
+}
+
+/** The win banner of ``banner`` ({id, seats, selfDraw}) over the table of ``view`` (its
+ * ``result`` names each winner's patterns and multiplier once the hand is over). */
+export function winBannerEl(banner, view, players) {
+  const box = el('div', 'win-banner' + (banner.selfDraw ? ' self-draw' : ''));
+  box.dataset.key = `banner-${banner.id}`;
+  box.setAttribute('aria-hidden', 'true');  // the live region says the win in words
+  box.appendChild(el('div', 'big', banner.selfDraw ? t('banner_self_draw') : t('banner_win')));
+  const values = (view.result && view.result.values) || {};
+  for (const seat of banner.seats) {
+    const line = el('div', 'who');
+    line.dataset.seat = seat;
+    line.appendChild(el('span', 'name', playerName(players, seat)));
+    const value = values[String(seat)];
+    if (value) {
+      const names = value.patterns.map((p) => p.name).join(' · ');
+      line.appendChild(el('span', 'patterns', names));
+      line.appendChild(el('span', 'mult', `×${value.multiplier}`));
+    }
+    box.appendChild(line);
+  }
+  return box;
+}
