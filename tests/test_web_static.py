@@ -61,6 +61,45 @@ def test_static_files_and_the_api_still_served(client, tmp_path):
         assert "/" not in docs.get("/openapi.json").json()["paths"]
 
 
+def test_installable_manifest_icons_and_service_worker(client):
+    """Issue 35: a web app manifest (full screen, landscape, from /), its icons as the PNGs
+    of the sizes it states, and the service worker at /sw.js (scope: the whole site), which
+    keeps the client's files only: the game (/api, /ws) is never cached."""
+    import json
+    from pathlib import Path
+
+    page = client.get("/").text
+    assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page
+    reply = client.get("/static/manifest.webmanifest")
+    assert reply.status_code == 200
+    assert reply.headers["content-type"].startswith("application/manifest+json")
+    manifest = json.loads(reply.text)
+    assert (manifest["start_url"], manifest["scope"], manifest["display"],
+            manifest["orientation"]) == ("/", "/", "fullscreen", "landscape")
+    assert manifest["short_name"] == "卡五星"
+    purposes = set()
+    for icon in manifest["icons"]:
+        png = client.get(icon["src"])
+        assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+        assert png.content[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = (int.from_bytes(png.content[i:i + 4], "big") for i in (16, 20))
+        assert icon["sizes"] == f"{width}x{height}"
+        purposes.add((icon["purpose"], width))
+    assert {("any", 192), ("any", 512), ("maskable", 512)} <= purposes
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]
+    assert worker.headers["cache-control"] == "no-cache"
+    assert worker.text == (STATIC_DIR / "sw.js").read_text("utf-8")
+    # only the page and /static/ are kept: nothing of /api or /ws
+    assert "url.pathname === '/' || url.pathname.startsWith('/static/')" in worker.text
+    shell = re.findall(r"'(/[^']*)'", worker.text.split("const SHELL = [")[1].split("];")[0])
+    for path in shell:
+        assert client.get(path).status_code == 200, path
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text("utf-8")
+    for pattern in ('"web/static/*.js"', '"web/static/*.webmanifest"', '"web/static/icons/*.png"'):
+        assert pattern in pyproject  # shipped in the wheel
+
+
 def test_every_import_exists_and_nothing_is_fetched_from_elsewhere():
     files = js_files()
     assert {"main.js", "i18n.js", "tiles.js", "table.js", "game.js", "conn.js", "settle.js",

@@ -717,3 +717,30 @@ def test_first_hand_tips_one_at_a_time_and_remembered(server, browser, name):
         errors = page.errors
         page.context.close()
     assert not errors, errors
+
+
+# --- installable: the service worker keeps the client for a bad line (issue 35) --------------
+
+def test_the_service_worker_serves_the_client_when_the_network_fails(server, browser):
+    page = new_page(browser)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#app .lobby, #app .screen")
+        scope = page.evaluate("() => navigator.serviceWorker.ready.then((r) => r.scope)")
+        assert scope == server.url + "/"
+        page.reload()  # now under the worker: the files it fetches are kept
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.wait_for_selector("#app .lobby, #app .screen")
+        kept = page.evaluate("""() => caches.open('kwx-client-v1').then((c) => c.keys())
+            .then((ks) => ks.map((r) => new URL(r.url).pathname))""")
+        assert {"/", "/static/js/main.js", "/static/js/game.js", "/static/css/table.css"} <= set(kept)
+        assert not [k for k in kept if k.startswith("/api") or k.startswith("/ws")], kept
+        page.context.set_offline(True)
+        page.reload()  # no network: the page and its modules come from the worker's copy
+        page.wait_for_selector("#app .lobby, #app .screen")  # the modules ran: the lobby drawn
+        assert page.evaluate("() => navigator.onLine") is False
+    finally:
+        page.context.set_offline(False)
+        errors = [e for e in page.errors if "Failed to fetch" not in e and "ERR_INTERNET" not in e]
+        page.context.close()
+    assert not errors, errors

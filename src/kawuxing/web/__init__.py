@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 from starlette.types import Scope
@@ -50,9 +50,17 @@ async def _index() -> HTMLResponse:
     return HTMLResponse(INDEX.read_text("utf-8"), headers={"Cache-Control": "no-cache"})
 
 
+async def _service_worker() -> Response:
+    """``/sw.js``: the client's service worker (static/sw.js), served at the root so that its
+    scope is the whole site (a worker under /static/ could only serve /static/)."""
+    return Response((STATIC_DIR / "sw.js").read_bytes(), media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
+
+
 def mount_web(app: FastAPI) -> FastAPI:
     """Serve the browser client on ``app``: ``GET /`` is the client's page (any earlier ``/``
-    route is removed) and ``/static/...`` its files.
+    route is removed), ``/static/...`` its files (the web app manifest among them) and
+    ``/sw.js`` its service worker.
     Calling it twice is harmless. Returns ``app``."""
     if getattr(app.state, "web_mounted", False):
         return app
@@ -63,6 +71,7 @@ def mount_web(app: FastAPI) -> FastAPI:
     app.add_api_route("/", _index, methods=["GET"], include_in_schema=False,
                       response_class=HTMLResponse)
     app.router.routes.insert(0, app.router.routes.pop())
+    app.add_api_route("/sw.js", _service_worker, methods=["GET"], include_in_schema=False)
     app.mount("/static", _RevalidatedStatic(directory=STATIC_DIR), name="static")
     app.state.web_mounted = True
     return app

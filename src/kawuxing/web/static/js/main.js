@@ -163,3 +163,7 @@ window.addEventListener('hashchange', () => route());
 paintChrome();
 route();
 checkPlayer().then(paintMe);
+// installable on a phone (issue 35): the service worker keeps the client's files for a bad line
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register('/sw.js').catch(() => { /* the table works without it */ });
+}
