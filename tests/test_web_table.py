@@ -744,3 +744,53 @@ def test_the_service_worker_serves_the_client_when_the_network_fails(server, bro
         errors = [e for e in page.errors if "Failed to fetch" not in e and "ERR_INTERNET" not in e]
         page.context.close()
     assert not errors, errors
+
+
+# --- the guided first hand (issue 35) --------------------------------------------------------
+
+@pytest.mark.parametrize("lang, viewport", [("zh", (1366, 768)), ("en", (844, 390))])
+def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser, lang, viewport):
+    page = new_page(browser, viewport)
+    try:
+        page.goto(server.url + "/")
+        page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
+        page.reload()
+        # from the lobby's link
+        page.click(".hero .learn-links .tut-link")
+        page.wait_for_selector(".coach .tut-start").click()
+        say = lambda: page.locator(".coach .say").inner_text()
+        assert ("14 张牌" in say() and "中" in say()) if lang == "zh" else (
+            "14 tiles" in say() and "discard one" in say())
+        assert page.locator(".hand .tile.coach-pick").get_attribute("data-code") == "7z"
+        # a move that is not the lesson's is not played: the coach points again
+        page.locator('.hand .tile[data-code="2s"]').click()
+        assert say().startswith("不是这一步" if lang == "zh" else "Not that one")
+        assert page.locator(".hand .tile").count() == 14
+        page.click(".hand .tile.coach-pick")
+        page.wait_for_selector(".actions .act-pung.coach-pick")  # seat 1 discarded 9p
+        assert page.locator(".river[data-seat='1'] .tile").last.get_attribute("data-code") == "9p"
+        page.click(".actions .act-pung.coach-pick")
+        page.wait_for_selector(".actions .act-declare.coach-pick").click()
+        pick = page.wait_for_selector('.declare-panel .option[data-tile="1p"] .pick.coach-pick')
+        shot(page, f"tutorial-declare-{lang}")
+        pick.click()
+        win = page.wait_for_selector(".actions .act-win.coach-pick", timeout=15000)
+        assert page.locator(".seat.me .badge.declared").count() == 1
+        win.click()
+        banner = page.wait_for_selector(".board .win-banner")
+        assert banner.query_selector(".mult").inner_text() == "×4"
+        page.wait_for_selector(".tutorial-settle .settlement")
+        rows = page.locator(".tutorial-settle tr.pattern").evaluate_all(
+            "els => els.map((e) => [e.dataset.name, e.dataset.multiplier])")
+        assert rows == [["亮倒", "2"], ["卡五星", "2"]]
+        assert page.locator(".tutorial-settle tr.transfer").evaluate_all(
+            "els => els.map((e) => [e.dataset.payer, e.dataset.payee, e.dataset.amount])") == [
+            ["1", "0", "4"], ["2", "0", "4"]]
+        shot(page, f"tutorial-done-{lang}")
+        page.click(".coach .tut-again")  # again, from the first lesson
+        assert page.locator(".hand .tile.coach-pick").get_attribute("data-code") == "7z"
+        assert page.locator(".hand .tile").count() == 14
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors

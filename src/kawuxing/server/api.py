@@ -7,6 +7,7 @@ Rooms: ``POST /api/rooms`` creates one; ``GET /api/rooms/{code}`` reads it;
 start (``{"bot": spec}``) and hand a disconnected player's seat to a bot during the match.
 Schemas: ``GET /api/rules`` (every rule option with its rule number, choices, default and label
 keys, and the presets) and ``GET /api/bots`` (the bot registry): forms are built from them;
+``GET /api/tutorial``: the guided first hand (:mod:`kawuxing.tutorial`);
 ``POST /api/rules/patterns`` (a room's patterns, each with an example hand scored under its rules:
 the rules page).
 Replays: ``GET /api/hands`` (public summaries), ``GET /api/hands/{match_id}/{number}`` (the full
@@ -40,6 +41,7 @@ from ..pattern_table import pattern_table
 from ..records import PUBLIC, TABLE, replay_frames
 from ..review import review
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
+from ..tutorial import guided_hand
 from .errors import CLUSTER_UNAVAILABLE, redis_errors
 from .guard import limit_key
 from .hints import run_hint
@@ -217,6 +219,16 @@ async def get_rules() -> dict:
     "offered": [{"value", "label"}]}], "presets": {NAME: {"options", "label", "help", "town"}},
     "default_preset", "common", "patterns"}``."""
     return rules_schema()
+
+
+@router.get("/api/tutorial")
+async def get_tutorial() -> dict:
+    """The guided first hand (:func:`kawuxing.tutorial.guided_hand`): ``{"rules", "frames":
+    [{"step", "view", "events"}], "lessons": [{"step", "lesson", "action"}]}`` — seat 0's
+    frames of a scripted hand (the views and events it sees, R13: no record, no wall) and
+    the steps where the newcomer plays, each with the action expected there."""
+    guided = guided_hand()
+    return {key: guided[key] for key in ("rules", "frames", "lessons")}
 
 
 class RulePatterns(BaseModel):

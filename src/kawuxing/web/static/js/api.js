@@ -73,6 +73,7 @@ export const api = {
   match: (id) => call('GET', `/api/matches/${encodeURIComponent(id)}`),
   // the rule options and presets, and the bot registry: forms are built from them
   rules: () => call('GET', '/api/rules'),
+  tutorial: () => call('GET', '/api/tutorial'),
   // a room's patterns, each with an example hand the server scored under the room's rules
   rulePatterns: (rules) => call('POST', '/api/rules/patterns', { rules }),
   bots: () => call('GET', '/api/bots'),

@@ -39,6 +39,9 @@ export async function renderHowTo(root, presetName = null) {
   const list = el('ul', 'howto-basics');
   for (const key of BASICS) list.appendChild(el('li', null, t(key)));
   intro.appendChild(list);
+  const tut = el('a', 'tut-link', t('tut_link'));  // the guided first hand (tutorial.js)
+  tut.href = '#/tutorial';
+  intro.appendChild(el('p', null)).appendChild(tut);
   const pick = el('select', 'howto-preset');
   pick.setAttribute('aria-label', t('rules_preset'));
   for (const [key, p] of Object.entries(schema.presets)) {

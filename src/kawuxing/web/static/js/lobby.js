@@ -97,6 +97,13 @@ export function renderLobby(root, { joinCode, onEnter }) {
   const hero = el('div', 'hero');
   hero.appendChild(el('h1', null, t('title')));
   hero.appendChild(el('p', 'tagline', t('tagline')));
+  const learn = el('p', 'learn-links');  // the guided first hand and the rules (issue 35)
+  const tut = el('a', 'tut-link', t('tut_link'));
+  tut.href = '#/tutorial';
+  const rules = el('a', 'rules-link', t('howto_title'));
+  rules.href = '#/rules';
+  learn.append(tut, rules);
+  hero.appendChild(learn);
   page.appendChild(hero);
 
   // nickname, used by both forms

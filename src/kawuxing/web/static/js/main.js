@@ -11,6 +11,7 @@ import { Game } from './game.js';
 import { renderLobby } from './lobby.js';
 import { checkPlayer, renderLeaderboard, renderLogin, renderProfile } from './players.js';
 import { renderReplay, renderReplayList } from './replay.js';
+import { renderTutorial } from './tutorial.js';
 import { getPlayer, getSeat } from './store.js';
 import { closeModal, lobbyLink, toast } from './ui.js';
 import { renderWatch } from './watch.js';
@@ -109,6 +110,10 @@ function route(at = null) {
   if (parts[0] === 'player' && parts[1]) {
     current = { kind: 'player', key, cleanup: null, id: decodeURIComponent(parts[1]) };
     renderProfile(app, current.id);
+    return;
+  }
+  if (parts[0] === 'tutorial') {  // the guided first hand (issue 35)
+    current = { kind: 'tutorial', key, cleanup: renderTutorial(app) };
     return;
   }
   if (parts[0] === 'rules') {  // 玩法介绍 (issue 35)

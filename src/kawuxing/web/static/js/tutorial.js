@@ -1,0 +1,173 @@
+// 新手教程 (issue 35): the guided first hand, #/tutorial. The server sends seat 0's frames of a
+// scripted hand (GET /api/tutorial: views and events drawn by the engine, and the steps where
+// the newcomer plays); this page draws them with the table, lets the two other seats play
+// theirs, and at each lesson waits for the newcomer's move — a discard, a pung, a 亮倒, the
+// 卡五星 win — with a coach saying what to do and why. A move other than the lesson's is not
+// played: the coach says what to look for. Nothing here decides a rule.
+
+import { api } from './api.js';
+import { playCallout, playClick, playTile } from './audio.js';
+import { el } from './dom.js';
+import { winBannerEl } from './effects.js';
+import { t } from './i18n.js';
+import { settlementEl } from './settle.js';
+import { renderTable } from './table.js';
+
+const OTHERS_MS = 1100;  // a scripted seat's move stays this long before the next
+
+/** Whether two actions (JSON lists) are the same. */
+export function sameAction(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The lesson of frame ``step`` (``lessons`` of GET /api/tutorial), or null: the script plays. */
+export function lessonAt(lessons, step) {
+  return lessons.find((l) => l.step === step) || null;
+}
+
+/** What a click on tile ``code`` plays in ``view``: its discard (with 亮倒 in declare mode)
+ * when ``view.legal`` holds one, else null. */
+export function tileAction(view, code, declareMode) {
+  const want = declareMode ? [view.seat, 'discard', code, 'declare'] : [view.seat, 'discard', code];
+  return view.legal.find((a) => sameAction(a, want)) || null;
+}
+
+/** Where the coach points for ``lesson`` (a CSS selector in the board): the tile to discard,
+ * else the action's key (亮倒 first, then the tile, in declare mode). */
+export function pointAt(lesson, declareMode) {
+  const [, verb, tile, declare] = lesson.action;
+  if (verb === 'discard' && declare && !declareMode) return '.actions .act-declare';
+  if (verb === 'discard' && declare) return `.declare-panel .option[data-tile="${tile}"] .pick`;
+  if (verb === 'discard') return `.hand .tile[data-code="${tile}"]`;
+  return `.actions .act-${verb}`;
+}
+
+const PLAYERS = [
+  { kind: 'human', nickname: null },
+  { kind: 'bot', bot: 'heuristic:2', nickname: 'bot', persona: { key: 'persona_lao_zhang' } },
+  { kind: 'bot', bot: 'heuristic:2', nickname: 'bot', persona: { key: 'persona_xiao_wang' } },
+];
+
+/** Draw #/tutorial into ``root``; returns the cleanup (stops the scripted seats' timer). */
+export function renderTutorial(root) {
+  const page = el('div', 'screen tutorial');
+  page.appendChild(el('p', 'muted', t('loading')));
+  root.replaceChildren(page);
+  const state = { data: null, step: 0, intro: true, wrong: false, declareMode: false, callouts: {}, banner: null, timer: null, gone: false };
+  const players = PLAYERS.map((p, i) => (i === 0 ? { ...p, nickname: t('tut_you') } : p));
+  const coach = el('section', 'card coach');
+  coach.setAttribute('aria-live', 'polite');
+  const tableBox = el('div', 'table-screen');
+  const settleBox = el('div', 'tutorial-settle');
+
+  function frame() { return state.data.frames[state.step]; }
+
+  function coachSay(text, buttons = []) {
+    coach.replaceChildren(el('h2', null, t('tut_title')));
+    const p = el('p', 'say', text);
+    coach.appendChild(p);
+    if (buttons.length) {
+      const row = el('div', 'buttons');
+      for (const [label, cls, onClick] of buttons) {
+        const b = el(onClick ? 'button' : 'a', cls, label);
+        if (onClick) { b.type = 'button'; b.addEventListener('click', onClick); } else b.href = cls.includes('to-lobby') ? '#/' : '#/rules';
+        row.appendChild(b);
+      }
+      coach.appendChild(row);
+    }
+  }
+
+  function draw() {
+    const f = frame();
+    const lesson = lessonAt(state.data.lessons, state.step);
+    const discard = f.events.find((e) => e.type === 'discard');
+    renderTable(tableBox, {
+      view: f.view, seat: 0, handNo: 0, players, totals: null, rules: state.data.rules,
+      readOnly: !lesson || state.intro, revealAll: false, replay: true, selected: null,
+      declareMode: state.declareMode, busy: false, callouts: state.callouts,
+      lastDiscard: discard ? { seat: discard.seat } : null, hintable: false,
+      bannerNode: state.banner ? winBannerEl(state.banner, f.view, players) : null,
+    }, { act: (a) => play(a), tile: (i, code) => play(tileAction(f.view, code, state.declareMode), code), toggleDeclare });
+    tableBox.querySelectorAll('.coach-pick').forEach((e) => e.classList.remove('coach-pick'));
+    if (lesson && !state.intro) {
+      const spots = tableBox.querySelectorAll(pointAt(lesson, state.declareMode));
+      if (spots.length) spots[spots.length - 1].classList.add('coach-pick');
+    }
+  }
+
+  function toggleDeclare() {
+    const lesson = lessonAt(state.data.lessons, state.step);
+    if (!lesson || state.intro) return;
+    state.declareMode = !state.declareMode;
+    draw();
+  }
+
+  /** The newcomer's move: the lesson's goes on, any other gets the coach's pointer. */
+  function play(action) {
+    const lesson = lessonAt(state.data.lessons, state.step);
+    if (!lesson || state.intro) return;
+    if (!action || !sameAction(action, lesson.action)) {
+      state.wrong = true;
+      show();
+      return;
+    }
+    state.wrong = false;
+    state.declareMode = false;
+    advance();
+  }
+
+  /** The next frame: its events said and shown (call-outs, the win banner). */
+  function advance() {
+    state.step += 1;
+    const f = frame();
+    state.callouts = {};
+    for (const e of f.events) {
+      if (e.type === 'discard') { playClick(); setTimeout(() => playTile(e.tile), 90); }
+      const key = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: e.by === 'self_draw' ? 'call_self_draw' : 'call_win' }[e.type];
+      if (key && e.seat !== undefined) {
+        state.callouts[e.seat] = { id: `tut-${f.step}-${e.n}`, text: t(key) };
+        playCallout(e.type === 'win' && e.by === 'self_draw' ? 'self_draw' : e.type);
+      }
+      if (e.type === 'win') state.banner = { id: 'tutorial', seats: [e.seat], selfDraw: e.by === 'self_draw' };
+    }
+    show();
+  }
+
+  function show() {
+    clearTimeout(state.timer);
+    if (state.gone) return;
+    draw();
+    const lesson = lessonAt(state.data.lessons, state.step);
+    settleBox.replaceChildren();
+    if (state.intro) {
+      coachSay(t('tut_intro'), [[t('tut_start'), 'primary tut-start', () => { state.intro = false; show(); }]]);
+    } else if (lesson) {
+      const text = t('tut_' + lesson.lesson);
+      coachSay(state.wrong ? `${t('tut_not_that')} ${text}` : text);
+    } else if (state.step === state.data.frames.length - 1) {
+      coachSay(t('tut_done'), [[t('tut_again'), 'tut-again', () => restart()],
+        [t('tut_play'), 'button primary to-lobby'], [t('howto_nav'), 'button to-rules']]);
+      settleBox.appendChild(settlementEl({ view: frame().view, players, seat: 0, totals: null, handNo: null, rules: state.data.rules }));
+    } else {
+      coachSay(t('tut_others'));
+      state.timer = setTimeout(advance, OTHERS_MS);
+    }
+  }
+
+  function restart() {
+    Object.assign(state, { step: 0, intro: false, wrong: false, declareMode: false, callouts: {}, banner: null });
+    show();
+  }
+
+  api.tutorial().then((r) => {
+    if (state.gone) return;
+    if (!r.ok) {
+      page.replaceChildren(el('p', 'error', t('load_failed', { message: r.error })));
+      return;
+    }
+    state.data = r.data;
+    page.replaceChildren(coach, tableBox, settleBox);
+    show();
+  });
+  return () => { state.gone = true; clearTimeout(state.timer); };
+}
