@@ -450,3 +450,77 @@ def test_ratings_are_right_at_once_after_a_restart(db, tmp_path):
     finally:
         if schema:
             drop_database(url, schema)
+
+
+def play_against_bots(server, player: dict, bots: list[str]) -> dict:
+    """A one-hand room of ``player`` (seat 0, the dealer, who wins at once: WIN_AT_ONCE) and
+    two bots; returns the match_end."""
+    status, room = post(server, "/api/rooms", {
+        "seats": ["human", *bots], "hands": 1, "options": {"first_dealer": "seat0"},
+        "walls": [WIN_AT_ONCE]}, player["token"])
+    assert status == 201, room
+    c = Player(server.ws, room["code"], room["token"])
+    c.hello()
+    c.recv_type("sync")
+    c.act([a for a in c.view["legal"] if a[1] == "win"][0])
+    end = c.recv_type("match_end")
+    c.close()
+    return end
+
+
+def test_results_against_bots_on_the_profile_and_their_boards(server):
+    """Issue 35: a standing for players who play bots — per line-up of bots on the profile,
+    and a board per bot level (two alike) of the mean a hand, with the number of hands."""
+    eve, fay = new_player(server, "eve"), new_player(server, "fay")
+    won = [play_against_bots(server, eve, ["heuristic:2", "heuristic:2"])["totals"][0]
+           for _ in range(2)]
+    assert won[0] == won[1] > 0
+    play_against_bots(server, eve, ["heuristic:1", "heuristic:3"])  # a mixed pair
+    play_against_bots(server, fay, ["heuristic:2", "heuristic:2"])
+    status, profile = get(server, f"/api/players/{eve['player_id']}")
+    assert status == 200
+    assert profile["versus_bots"] == [
+        {"bots": "heuristic:2", "hands": 2, "total": 2 * won[0], "per_hand": float(won[0])},
+        {"bots": "heuristic:1+heuristic:3", "hands": 1, "total": won[0],
+         "per_hand": float(won[0])}]
+    status, out = get(server, "/api/leaderboard/bots?min_hands=2")
+    assert status == 200 and out["min_hands"] == 2
+    board = next(b for b in out["boards"] if b["bots"] == "heuristic:2")
+    mine = [p for p in board["players"] if p["player_id"] == eve["player_id"]]
+    assert mine and {k: mine[0][k] for k in ("name", "hands", "total", "per_hand")} == {
+        "name": "eve", "hands": 2, "total": 2 * won[0], "per_hand": float(won[0])}
+    assert fay["player_id"] not in {p["player_id"] for p in board["players"]}  # 1 hand < 2
+    assert [p["rank"] for p in board["players"]] == list(range(1, len(board["players"]) + 1))
+    assert all(b["bots"].count("+") == 0 for b in out["boards"])  # mixed pairs: no board
+    status, out = get(server, "/api/leaderboard/bots?min_hands=0")
+    assert (status, out["detail"]["code"]) == (422, "invalid")
+    assert "min_hands" in out["detail"]["message"]
+
+
+def test_recent_players_on_the_profile(server):
+    gus, hal, ivy = (new_player(server, n) for n in ("gus", "hal", "ivy"))
+    play_instant_match(server, [gus, hal, ivy])
+    play_instant_match(server, [gus, hal, ivy])
+    status, profile = get(server, f"/api/players/{gus['player_id']}")
+    assert status == 200
+    recent = profile["recent_players"]
+    assert sorted((r["name"], r["matches"]) for r in recent) == [("hal", 2), ("ivy", 2)]
+    assert {r["player_id"] for r in recent} == {hal["player_id"], ivy["player_id"]}
+    assert all(isinstance(r["last_played"], float) for r in recent)
+    status, alone = get(server, f"/api/players/{new_player(server, 'jo')['player_id']}")
+    assert alone["recent_players"] == [] and alone["versus_bots"] == []
+
+
+def test_bots_faced_names_the_pair_of_bots_or_nothing():
+    from kawuxing.server.stats import bots_faced
+
+    def seat(n, kind, bot=None):
+        return {"seat": n, "kind": kind, "bot": bot}
+
+    assert bots_faced([seat(0, "human"), seat(1, "bot", "expert"), seat(2, "bot", "expert")],
+                      0) == "expert"
+    assert bots_faced([seat(0, "bot", "heuristic:3"), seat(1, "human"),
+                       seat(2, "bot", "heuristic:1")], 1) == "heuristic:1+heuristic:3"
+    assert bots_faced([seat(0, "human"), seat(1, "human"), seat(2, "bot", "expert")], 0) is None
+    assert bots_faced([seat(0, "human"), seat(1, "external"), seat(2, "bot", "expert")],
+                      0) is None

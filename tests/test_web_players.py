@@ -24,6 +24,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
+from test_players import play_against_bots, play_instant_match  # noqa: E402
 from test_web_browser import Watch, shot  # noqa: E402  (the same page checks and pictures)
 
 PG_URL = pg_test_url()
@@ -283,6 +284,43 @@ def test_a_password_signs_in_on_another_browser(server, browser):
         me = page.evaluate("() => JSON.parse(localStorage.getItem('kwx.player'))")
         assert me["player_id"] == dot["player_id"] and me["token"] != dot["token"]
         shot(page, "players-login-profile")
+    finally:
+        ctx.close()
+    assert not watch.errors, watch.errors
+
+
+def test_profile_results_against_bots_recent_players_and_an_invite(server, browser):
+    """Issue 35: the profile's results against each line-up of bots, who played with me
+    lately with an invite (a room of mine with a seat kept for them, its link to send), and
+    the leaderboard's boards against bots beside the rated ladder."""
+    if server.backend != "sqlite":
+        pytest.skip("the page is the same; the API is checked on both in test_players.py")
+    kim, lee, mia = (new_player(server, n) for n in ("kim", "lee", "mia"))
+    won = play_against_bots(server, kim, ["heuristic:2", "heuristic:2"])["totals"][0]
+    play_instant_match(server, [kim, lee, mia])
+    ctx, page, watch = page_of(browser)
+    try:
+        as_player(page, server, kim)
+        page.goto(f"{server.url}/#/player/{kim['player_id']}")
+        row = page.wait_for_selector('.vs-bots-card tr[data-bots="heuristic:2"]')
+        assert row.query_selector(".bots").inner_text() == "普通"
+        assert row.query_selector(".hands").inner_text() == "1"
+        assert row.query_selector(".per-hand").inner_text() == f"+{won:.2f}"
+        names = page.locator(".recent-card li .who").all_inner_texts()
+        assert sorted(names) == ["lee", "mia"]
+        shot(page, "profile-vs-bots-recent", full_page=True)
+        page.locator(f'.recent-card li[data-player="{lee["player_id"]}"] button.invite').click()
+        page.wait_for_selector(".toast.ok")
+        page.wait_for_function("() => location.hash.startsWith('#/room/')")
+        code = page.evaluate("() => location.hash.split('/')[2]")
+        _, room = http("GET", f"{server.url}/api/rooms/{code}")
+        assert [(s["kind"], s["bot"]) for s in room["seats"]] == [
+            ("human", None), ("open", None), ("bot", "heuristic:2")]
+        assert room["seats"][0]["nickname"] == "kim"
+        assert any(lee["name"] in t for t in page.locator(".toast").all_inner_texts())
+        page.goto(f"{server.url}/#/leaderboard")
+        page.wait_for_selector(".bot-boards h3")
+        assert "20" in page.locator(".bot-boards p.muted").first.inner_text()
     finally:
         ctx.close()
     assert not watch.errors, watch.errors

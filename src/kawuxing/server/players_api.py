@@ -19,6 +19,7 @@ answer about one player carries another's token (nor its own hash).
 from __future__ import annotations
 
 import math
+import time
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
@@ -29,7 +30,7 @@ from .api import _coded, _limit, _manager, player_of
 from .ratelimit import resolved
 from .identity import (PASSWORD_MAX, check_password, clean_player_name, hash_password,
                        password_matches)
-from .stats import outcome, played, summary
+from .stats import outcome, played, recent_players, summary, versus_bots
 
 router = APIRouter()
 PROFILE_MATCHES, PROFILE_HANDS = 50, 100  # newest first, at most
@@ -136,7 +137,9 @@ async def profile(player_id: str, request: Request) -> dict:
     :data:`PROFILE_MATCHES`, newest first: ``match_id``, ``seat``, ``players``, ``totals``,
     ``status``, ``hands_planned``, ``started_at``, ``finished_at``, ``place``,
     ``rating_before``, ``rating_after``) and ``hands`` (the newest :data:`PROFILE_HANDS`:
-    ``match_id``, ``number``, ``seat``, ``ended_at``, ``result``, ``outcome``, ``delta``).
+    ``match_id``, ``number``, ``seat``, ``ended_at``, ``result``, ``outcome``, ``delta``),
+    ``versus_bots`` (:func:`.stats.versus_bots`: results against each line-up of bots) and
+    ``recent_players`` (:func:`.stats.recent_players`: who played with them lately).
     404 ``no_player``."""
     await _limit(request, "lookup")
     players = _manager(request).store.players
@@ -160,7 +163,33 @@ async def profile(player_id: str, request: Request) -> dict:
             "created_at": found["created_at"], "rating": found["rating"],
             "rated_games": found["rated_games"], "rank": await players.rank(player_id),
             "games": len({s["match_id"] for s in history["sittings"]}),
-            "stats": summary(hands, history["declared"]), "matches": matches, "hands": recent}
+            "stats": summary(hands, history["declared"]), "matches": matches, "hands": recent,
+            "versus_bots": versus_bots(hands, history["sittings"]),
+            "recent_players": recent_players(history["sittings"], found["player_id"])}
+
+
+BOARDS_FRESH = 30.0  # seconds the boards against bots are served from memory
+
+
+@router.get("/api/leaderboard/bots")
+async def leaderboard_bots(request: Request,
+                           min_hands: Annotated[int, Query(ge=1, le=10_000)] = 20) -> dict:
+    """Results against bots (issue 35), beside the rated ladder: ``{"boards": [{"bots",
+    "players": [{"rank", "player_id", "name", "hands", "total", "per_hand"}]}],
+    "min_hands"}`` — for each bot spec, the players with at least ``min_hands`` hands
+    against two of it, best mean (base units a hand) first
+    (:meth:`~.playerstore.PlayerStore.against_bots`). Worked out at most every
+    :data:`BOARDS_FRESH` seconds per process; a look-up (429 ``rate_limited``)."""
+    await _limit(request, "lookup")
+    cache = getattr(request.app.state, "bot_boards", None)
+    if cache is None:
+        cache = request.app.state.bot_boards = {}
+    now = time.monotonic()
+    hit = cache.get(min_hands)
+    if hit is None or now - hit[0] > BOARDS_FRESH:
+        hit = cache[min_hands] = (now, await _manager(request).store.players.against_bots(
+            min_hands))
+    return {"boards": hit[1], "min_hands": min_hands}
 
 
 @router.get("/api/leaderboard")

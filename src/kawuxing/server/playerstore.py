@@ -22,6 +22,7 @@ from .errors import RoomError
 from .identity import NAME_CONFUSABLE, name_key, new_player_id, skeleton
 from .schema import (HAND_ENDED, MATCH_FINISHED, actions, dumps, hands, match_players, matches,
                      player_tokens, players, seats)
+from .stats import bots_faced, played, versus_bots
 from .tokens import hash_token, new_token, token_matches
 
 if TYPE_CHECKING:
@@ -138,6 +139,52 @@ class PlayerStore:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).mappings().all()
         return [{"rank": offset + i + 1, **_public(r)} for i, r in enumerate(rows)]
+
+    async def against_bots(self, min_hands: int = 20) -> list[dict]:
+        """The boards of results against bots (issue 35): for each bot spec ``B`` that some
+        player faced as both other seats (:func:`.stats.bots_faced`), ``{"bots": B,
+        "players": [{"rank", "player_id", "name", "hands", "total", "per_hand"}]}`` — the
+        players with at least ``min_hands`` such hands, best mean delta a hand (base units)
+        first (ties: more hands) — boards by spec name. Reads every sitting of a match with
+        bots and the ended hands of those matches."""
+        with_bots = matches.c.players.like('%"kind":"bot"%')
+        async with self.engine.connect() as conn:
+            sittings = (await conn.execute(
+                select(match_players.c.match_id, match_players.c.seat,
+                       match_players.c.player_id, match_players.c.first_hand,
+                       match_players.c.last_hand, matches.c.players)
+                .join(matches, matches.c.id == match_players.c.match_id)
+                .where(with_bots))).mappings().all()
+            ended = (await conn.execute(
+                select(hands.c.match_id, hands.c.number, hands.c.result)
+                .join(matches, matches.c.id == hands.c.match_id)
+                .where(with_bots, hands.c.status == HAND_ENDED))).mappings().all()
+            by_player: dict[str, list[dict]] = {}
+            for row in sittings:
+                row = dict(row, players=json.loads(row["players"]))
+                if bots_faced(row["players"], row["seat"]) is not None:
+                    by_player.setdefault(row["player_id"], []).append(row)
+            names = dict((await conn.execute(select(players.c.id, players.c.name).where(
+                players.c.id.in_(list(by_player))))).all()) if by_player else {}
+        by_match: dict[str, list[dict]] = {}
+        for h in ended:
+            by_match.setdefault(h["match_id"], []).append(dict(h, result=json.loads(h["result"])))
+        boards: dict[str, list[dict]] = {}
+        for pid, mine in by_player.items():
+            theirs = played(mine, [h for m in {s["match_id"] for s in mine}
+                                   for h in by_match.get(m, ())])
+            for row in versus_bots(theirs, mine):
+                if "+" not in row["bots"] and row["hands"] >= min_hands:  # a level's board
+                    boards.setdefault(row["bots"], []).append(
+                        {"player_id": pid, "name": names.get(pid), "hands": row["hands"],
+                         "total": row["total"], "per_hand": row["per_hand"]})
+        out = []
+        for key in sorted(boards):
+            ranked = sorted(boards[key], key=lambda r: (-r["per_hand"], -r["hands"],
+                                                        r["player_id"]))
+            out.append({"bots": key, "players": [dict(r, rank=i + 1)
+                                                 for i, r in enumerate(ranked)]})
+        return out
 
     # --- who sat where ------------------------------------------------------------------
     async def sat_down(self, match_id: str, seat: int, player_id: str, hand: int) -> None:

@@ -106,3 +106,47 @@ def summary(hands: list[dict], declared: Iterable[tuple[str, int, int]]) -> dict
             "average_multiplier": sum(multipliers) / len(multipliers) if multipliers else None,
             "patterns": [{"key": k, "name": names[k], "count": c} for k, c in top],
             "best": best, "balance": balance}
+
+
+def bots_faced(players: list[dict], seat: int) -> str | None:
+    """The bots ``seat`` played against in a match of ``players`` (its stored ``players``:
+    ``[{"seat", "kind", "bot", ...}]``, as the match started): the other two seats' bot specs
+    when both are bots — ``"heuristic:2"`` for two alike, else both sorted and joined by
+    ``+`` — or None (a person, or an outside program, sat there)."""
+    others = [p for p in players if p.get("seat") != seat]
+    if len(others) != 2 or any(p.get("kind") != "bot" or not p.get("bot") for p in others):
+        return None
+    specs = sorted(p["bot"] for p in others)
+    return specs[0] if specs[0] == specs[1] else "+".join(specs)
+
+
+def versus_bots(hands: list[dict], sittings: Iterable[dict]) -> list[dict]:
+    """The player's results against bots (issue 35): for each line-up of bots faced
+    (:func:`bots_faced`), ``{"bots", "hands", "total", "per_hand"}`` — hands played against
+    it (``hands`` from :func:`played`), the sum of their deltas and its mean (base units a
+    hand) — most hands first."""
+    faced = {s["match_id"]: bots_faced(s["players"], s["seat"]) for s in sittings}
+    totals: dict[str, list[int]] = {}
+    for h in hands:
+        key = faced.get(h["match_id"])
+        if key is not None:
+            totals.setdefault(key, []).append(h["result"]["deltas"][h["seat"]])
+    rows = [{"bots": key, "hands": len(d), "total": sum(d), "per_hand": sum(d) / len(d)}
+            for key, d in totals.items()]
+    return sorted(rows, key=lambda r: (-r["hands"], r["bots"]))
+
+
+def recent_players(sittings: list[dict], me: str, limit: int = 10) -> list[dict]:
+    """The other players (with a player id) of the player ``me``'s matches, the most recent
+    first: ``{"player_id", "name", "matches", "last_played"}`` (``name``: the nickname of
+    their last match with ``me``; ``last_played``: its start), at most ``limit``."""
+    seen: dict[str, dict] = {}
+    for s in sittings:  # oldest first: a later match overwrites the name and the time
+        for p in s["players"]:
+            pid = p.get("player_id")
+            if pid and pid != me:
+                row = seen.setdefault(pid, {"player_id": pid, "matches": 0})
+                row.update(name=p.get("nickname"), last_played=s["started_at"])
+                row["matches"] += 1
+    rows = sorted(seen.values(), key=lambda r: r["last_played"], reverse=True)
+    return rows[:limit]

@@ -86,4 +86,5 @@ export const api = {
     oldPassword === undefined ? { password } : { password, old_password: oldPassword }, token),
   player: (id) => call('GET', `/api/players/${encodeURIComponent(id)}`),
   leaderboard: (limit = 100) => call('GET', `/api/leaderboard?limit=${limit}`),
+  botBoards: (minHands = 20) => call('GET', `/api/leaderboard/bots?min_hands=${minHands}`),
 };

@@ -7,12 +7,11 @@
 
 import { api } from './api.js';
 import { el } from './dom.js';
-import { newEntropy } from './fairness.js';
 import { t } from './i18n.js';
 import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
 import { publicRoomsCard, quickCard } from './findgame.js';
-import { ensurePlayer } from './players.js';
-import { allSeats, getNick, getPlayer, saveFair, saveSeat, setNick } from './store.js';
+import { ensurePlayer, joinFair, openRoom } from './seating.js';
+import { allSeats, getNick, getPlayer, saveSeat, setNick } from './store.js';
 import { toast } from './ui.js';
 
 const HUMAN = 'human';  // a seat kept open for a friend (the server's seat kind)
@@ -64,27 +63,6 @@ function valueText(offered) {
   return text === offered.label ? JSON.stringify(offered.value) : text;
 }
 
-/**
- * Join a seat as this browser's player (made now from ``nickname`` on the first game, issue
- * 16) with my entropy for the room's open commitment (``commit`` of the room state): the join
- * may deal the first hand, so the entropy goes with it (docs/fairness.md). The commitment and
- * my entropy are kept for the check at the end of the hand.
- */
-export async function joinFair(code, nickname, seat, commit) {
-  const who = await ensurePlayer(nickname);
-  if (who.error) return { ok: false, status: 409, data: null, error: who.error };
-  const player = who.player.token;
-  if (!commit) return api.join(code, nickname, seat, {}, player);
-  const mine = newEntropy();
-  const r = await api.join(code, nickname, seat, { entropy: mine, commitment: commit.commitment }, player);
-  if (r.ok) {
-    saveFair(r.data.code || code, commit.hand, {
-      commitment: commit.commitment, hand_id: commit.hand_id, dealer: commit.dealer, mine,
-      accepted: Boolean(r.data.entropy),
-    });
-  }
-  return r;
-}
 
 function nicknameOk(nick) {
   const clean = nick.trim();
@@ -384,15 +362,12 @@ function createForm(rules, bots, needNick, onEnter) {
       toast(t('create_failed', { message: who.error }), 'error');
       return;
     }
-    // create, then take seat 0 with my entropy for the first deal (which this join may start)
-    const made = await api.createRoom(body);
-    const r = made.ok ? await joinFair(made.data.code, n, 0, made.data.room.commit) : made;
+    const r = await openRoom(body, n);
     cbtn.disabled = false;
     if (!r.ok) {
       toast(t('create_failed', { message: r.error }), 'error');
       return;
     }
-    saveSeat(r.data.code, r.data.seat, r.data.token, n);
     onEnter(r.data.code);
   });
   return form;

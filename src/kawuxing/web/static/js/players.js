@@ -10,27 +10,14 @@ import { lang, t } from './i18n.js';
 import { handsTable } from './replay.js';
 import { deltaText, ratingText } from './settle.js';
 import { forgetPlayer, getPlayer, savePlayer } from './store.js';
-import { playerName } from './table.js';
-import { toast } from './ui.js';
+import { openRoom } from './seating.js';
+import { botLevel, playerName } from './table.js';
+import { copyText, toast } from './ui.js';
 
 function percent(x) { return x === null || x === undefined ? '—' : `${(100 * x).toFixed(1)}%`; }
 
 function when(seconds) {
   return seconds ? new Date(seconds * 1000).toLocaleString(lang() === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' }) : '';
-}
-
-/**
- * This browser's player, made now from ``nickname`` if there is none yet (a guest: POST
- * /api/players). Resolves to {player} ({player_id, name, token}) or {error} (the server's
- * explanation, e.g. the name is taken).
- */
-export async function ensurePlayer(nickname) {
-  const mine = getPlayer();
-  if (mine) return { player: mine };
-  const r = await api.newPlayer(nickname);
-  if (!r.ok) return { error: r.error, code: r.data && r.data.detail && r.data.detail.code };
-  savePlayer(r.data);
-  return { player: r.data };
 }
 
 /** Checks the stored identity with the server (GET /api/players/me): forgotten when the
@@ -194,6 +181,9 @@ export async function renderProfile(root, id) {
   }
   page.appendChild(stats);
 
+  if (p.versus_bots.length) page.appendChild(versusBotsCard(p.versus_bots));
+  if (p.recent_players.length) page.appendChild(recentPlayersCard(p.recent_players, mine ? me : null));
+
   const ms = el('section', 'card matches-card');
   ms.appendChild(el('h3', null, t('my_matches')));
   ms.appendChild(p.matches.length ? matchesTable(p.matches) : el('p', 'muted', t('no_matches')));
@@ -223,6 +213,77 @@ export async function renderProfile(root, id) {
 }
 
 /** The leaderboard page. */
+/** A line-up of bots as the server names it (``heuristic:2``, ``heuristic:1+expert``) in
+ * the page's words: each bot's level (普通, 高手 …), joined by +. */
+export function botsLabel(spec) {
+  return spec.split('+').map((bot) => botLevel({ kind: 'bot', bot }) || bot).join(' + ');
+}
+
+function signed(x, digits = 0) {
+  const text = Math.abs(x).toFixed(digits);
+  return x > 0 ? `+${text}` : x < 0 ? `−${text}` : text;
+}
+
+/** The profile's results against bots (issue 35): a row a line-up, hands, mean, total. */
+function versusBotsCard(rows) {
+  const card = el('section', 'card vs-bots-card');
+  card.appendChild(el('h3', null, t('vs_bots_title')));
+  const table = el('table', 'vs-bots');
+  const head = el('tr');
+  for (const h of ['col_bots', 'col_hands', 'col_per_hand', 'col_total']) head.appendChild(el('th', null, t(h)));
+  table.appendChild(el('thead')).appendChild(head);
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr');
+    tr.dataset.bots = r.bots;
+    tr.appendChild(el('td', 'bots', botsLabel(r.bots)));
+    tr.appendChild(el('td', 'hands mono', String(r.hands)));
+    tr.appendChild(el('td', 'per-hand mono ' + (r.per_hand > 0 ? 'plus' : r.per_hand < 0 ? 'minus' : ''), signed(r.per_hand, 2)));
+    tr.appendChild(el('td', 'total mono', signed(r.total)));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  card.appendChild(table);
+  card.appendChild(el('p', 'muted', t('vs_bots_help')));
+  return card;
+}
+
+/** Who played with this player lately; on my own profile each with an invite: a room of
+ * mine with a seat kept for a friend and a bot, its link copied to send them. */
+function recentPlayersCard(rows, me) {
+  const card = el('section', 'card recent-card');
+  card.appendChild(el('h3', null, t('recent_title')));
+  const list = el('ul', 'recent-players');
+  for (const r of rows) {
+    const li = el('li');
+    li.dataset.player = r.player_id;
+    const a = el('a', 'who', r.name || '?');
+    a.href = `#/player/${r.player_id}`;
+    li.appendChild(a);
+    li.appendChild(el('span', 'muted', ` · ${t('recent_matches', { n: r.matches })} · ${when(r.last_played)}`));
+    if (me) {
+      const b = el('button', 'invite', t('invite_player'));
+      b.type = 'button';
+      b.addEventListener('click', () => invite(r, me, b));
+      li.appendChild(b);
+    }
+    list.appendChild(li);
+  }
+  card.appendChild(list);
+  return card;
+}
+
+async function invite(friend, me, button) {
+  button.disabled = true;
+  const r = await openRoom({ seats: ['human', 'human', 'heuristic:2'], hands: 8, public: false }, me.name);
+  button.disabled = false;
+  if (!r.ok) { toast(t('create_failed', { message: r.error }), 'error'); return; }
+  const link = `${location.origin}${location.pathname}#/join/${r.data.code}`;
+  await copyText(link);
+  toast(t('invite_copied', { name: friend.name || '?' }), 'ok');
+  location.hash = `#/room/${r.data.code}`;
+}
+
 export async function renderLeaderboard(root) {
   const page = el('div', 'screen leaderboard');
   page.appendChild(el('h2', null, t('leaderboard')));
@@ -231,6 +292,9 @@ export async function renderLeaderboard(root) {
   box.appendChild(el('p', 'muted', t('loading')));
   page.appendChild(box);
   root.replaceChildren(page);
+  const bots = el('div', 'bot-boards');
+  page.appendChild(bots);
+  botBoards(bots);
   const r = await api.leaderboard(100);
   if (!r.ok) { box.replaceChildren(el('p', 'error', t('load_failed', { message: r.error }))); return; }
   if (!r.data.players.length) { box.replaceChildren(el('p', 'muted', t('leaderboard_empty'))); return; }
@@ -257,6 +321,39 @@ export async function renderLeaderboard(root) {
   }
   table.appendChild(body);
   box.replaceChildren(table);
+}
+
+/** The boards of results against bots (GET /api/leaderboard/bots): one a bot level. */
+async function botBoards(box) {
+  const r = await api.botBoards();
+  if (!r.ok) { box.replaceChildren(el('p', 'error', t('load_failed', { message: r.error }))); return; }
+  box.replaceChildren(el('h3', null, t('vs_bots_boards')), el('p', 'muted', t('vs_bots_boards_help', { n: r.data.min_hands })));
+  if (!r.data.boards.length) { box.appendChild(el('p', 'muted', t('vs_bots_boards_empty'))); return; }
+  const me = getPlayer();
+  for (const board of r.data.boards) {
+    const section = el('section', 'bot-board');
+    section.dataset.bots = board.bots;
+    section.appendChild(el('h4', null, t('vs_bots_board', { level: botsLabel(board.bots) })));
+    const table = el('table', 'leaders');
+    const head = el('tr');
+    for (const h of ['col_rank', 'col_player', 'col_per_hand', 'col_hands']) head.appendChild(el('th', null, t(h)));
+    table.appendChild(el('thead')).appendChild(head);
+    const body = el('tbody');
+    for (const p of board.players.slice(0, 50)) {
+      const tr = el('tr', me && me.player_id === p.player_id ? 'me' : null);
+      tr.dataset.player = p.player_id;
+      tr.appendChild(el('td', 'rank', String(p.rank)));
+      const a = el('a', null, p.name || '?');
+      a.href = `#/player/${p.player_id}`;
+      tr.appendChild(el('td', 'name')).appendChild(a);
+      tr.appendChild(el('td', 'per-hand mono', signed(p.per_hand, 2)));
+      tr.appendChild(el('td', 'hands mono', String(p.hands)));
+      body.appendChild(tr);
+    }
+    table.appendChild(body);
+    section.appendChild(table);
+    box.appendChild(section);
+  }
 }
 
 /** The sign-in page: name and password give this browser a token of that player. */

@@ -4,7 +4,7 @@
 // open commitment, docs/fairness.md); the others are told (`rematch`) and do the same.
 
 import { api } from './api.js';
-import { joinFair } from './lobby.js';
+import { joinFair } from './seating.js';
 import { saveSeat } from './store.js';
 
 /** Ask for (or find) the rematch of room ``code`` as the seat of ``token`` and sit down there
