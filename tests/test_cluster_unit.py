@@ -146,10 +146,14 @@ def test_presence_lists_live_processes_and_drops_those_that_leave_or_stop(redis_
         await a.beat(3)
         await b.beat(5)
         assert await a.nodes() == [
-            {"node": "n0", "me": "n0#1", "rooms": 3, "url": "http://127.0.0.1:1"},
-            {"node": "n1", "me": "n1#1", "rooms": 5}]
+            {"node": "n0", "me": "n0#1", "rooms": 3, "url": "http://127.0.0.1:1", "late": False},
+            {"node": "n1", "me": "n1#1", "rooms": 5, "late": False}]
         await a.leave()
         assert [n["node"] for n in await b.nodes()] == ["n1"]
+        await asyncio.sleep(0.15)  # b missed beats: less than 70 % of its 300 ms left, late
+        assert [(n["node"], n["late"]) for n in await b.nodes()] == [("n1", True)]
+        await b.beat(5)
+        assert [(n["node"], n["late"]) for n in await b.nodes()] == [("n1", False)]
         await asyncio.sleep(0.4)  # b stopped beating: its key expired
         assert await b.nodes() == []
     run(redis_server.url, body)

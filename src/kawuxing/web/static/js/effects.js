@@ -1,13 +1,31 @@
-// The table's claim and win effects (issue 35): the claimed tile flying from the discarder's
+// The table's claim and win effects (issue 35): each event said aloud with its call-out, the
+// claimed tile flying from the discarder's
 // river to the claimer's new meld, and the 胡 / 自摸 banner over the board with the winner and
 // the hand's patterns (from the ended view's result: the client derives nothing). Nothing
 // moves under prefers-reduced-motion (the banner still shows, without its entrance).
 
+import { playCallout, playClick, playTile } from './audio.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { playerName } from './table.js';
 
 const FLY_MS = 420;
+const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
+
+/** Say a fresh event aloud (audio.js): a discard clicks, then its tile's name; a claim or a
+ * win its call-out. Returns the call-out's text key to show over the seat (碰！ 自摸！ …), or
+ * null for an event that has none. */
+export function sayEvent(e) {
+  if (e.type === 'discard') {  // a click, then the tile's name (the apps say every discard)
+    playClick();
+    setTimeout(() => playTile(e.tile), 90);
+  }
+  const selfDraw = e.type === 'win' && e.by === 'self_draw';
+  const key = selfDraw ? 'call_self_draw' : CALLOUT[e.type];
+  if (!key || e.seat === undefined) return null;
+  playCallout(selfDraw ? 'self_draw' : e.type);
+  return key;
+}
 
 /** Whether the player asked the system for less motion. */
 export function reducedMotion() {

@@ -11,11 +11,11 @@
 
 import { announcement } from './announce.js';
 import { api } from './api.js';
-import { playCallout, playClick, playTile, setMuted, soundSettings } from './audio.js';
+import { playCallout, setMuted, soundSettings } from './audio.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { hasText, onLangChange, t } from './i18n.js';
-import { flyClaims, winBannerEl } from './effects.js';
+import { flyClaims, sayEvent, winBannerEl } from './effects.js';
 import { entropyAccepted, GameState } from './game-state.js';
 import { hintable } from './hint.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
@@ -29,8 +29,6 @@ import { clearToasts, closeModal, copyText, modalKind, setConnStatus, setRoomBar
 
 let actionSeq = 0;
 const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
-
-const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
 
 const BANNER_MS = 2800;  // the win banner's life on the board (the settlement covers it from 1.8 s)
 const WIN_PAUSE_MS = 1800;  // the ended hand on the table before its settlement opens (issue 35)
@@ -197,15 +195,9 @@ export class Game {
 
   /** A fresh event's call-out over its seat (碰！ 胡！ …) for 1.2 s, said aloud; a discard clicks. */
   callout(e) {
-    if (e.type === 'discard') {  // a click, then the tile's name (the apps say every discard)
-      playClick();
-      setTimeout(() => playTile(e.tile), 90);
-    }
     if (e.type === 'win') this.showBanner(e);
-    const kind = e.type === 'win' && e.by === 'self_draw' ? 'self_draw' : e.type;
-    const key = kind === 'self_draw' ? 'call_self_draw' : CALLOUT[e.type];
-    if (!key || e.seat === undefined) return;
-    playCallout(kind);
+    const key = sayEvent(e);
+    if (!key) return;
     const c = { id: `${this.hand}-${e.n}`, text: t(key) };
     this.ui.callouts[e.seat] = c;
     const seat = e.seat;

@@ -74,14 +74,15 @@ export function renderLobby(root, { joinCode, onEnter }) {
   const page = el('div', 'screen lobby');
   const hero = el('div', 'hero');
   hero.appendChild(el('h1', null, t('title')));
-  hero.appendChild(el('p', 'tagline', t('tagline')));
-  const learn = el('p', 'learn-links');  // the guided first hand and the rules (issue 35)
+  const tagline = el('p', 'tagline', t('tagline'));
+  const learn = el('span', 'learn-links');  // the guided first hand and the rules (issue 35)
   const tut = el('a', 'tut-link', t('tut_link'));
   tut.href = '#/tutorial';
   const rules = el('a', 'rules-link', t('howto_title'));
   rules.href = '#/rules';
   learn.append(tut, rules);
-  hero.appendChild(learn);
+  tagline.appendChild(learn);  // on the tagline's line: the form below keeps its place
+  hero.appendChild(tagline);
   page.appendChild(hero);
 
   // nickname, used by both forms

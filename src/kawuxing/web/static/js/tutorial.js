@@ -6,9 +6,8 @@
 // played: the coach says what to look for. Nothing here decides a rule.
 
 import { api } from './api.js';
-import { playCallout, playClick, playTile } from './audio.js';
 import { el } from './dom.js';
-import { winBannerEl } from './effects.js';
+import { sayEvent, winBannerEl } from './effects.js';
 import { t } from './i18n.js';
 import { settlementEl } from './settle.js';
 import { renderTable } from './table.js';
@@ -62,19 +61,18 @@ export function renderTutorial(root) {
 
   function frame() { return state.data.frames[state.step]; }
 
+  /** The coach says ``text``; ``buttons``: [{label, cls, onClick}] or [{label, cls, href}]. */
   function coachSay(text, buttons = []) {
-    coach.replaceChildren(el('h2', null, t('tut_title')));
-    const p = el('p', 'say', text);
-    coach.appendChild(p);
-    if (buttons.length) {
-      const row = el('div', 'buttons');
-      for (const [label, cls, onClick] of buttons) {
-        const b = el(onClick ? 'button' : 'a', cls, label);
-        if (onClick) { b.type = 'button'; b.addEventListener('click', onClick); } else b.href = cls.includes('to-lobby') ? '#/' : '#/rules';
-        row.appendChild(b);
-      }
-      coach.appendChild(row);
+    coach.replaceChildren(el('h2', null, t('tut_title')), el('p', 'say', text));
+    if (!buttons.length) return;
+    const row = el('div', 'buttons');
+    for (const { label, cls, onClick, href } of buttons) {
+      const b = el(href ? 'a' : 'button', cls, label);
+      if (href) b.href = href;
+      else { b.type = 'button'; b.addEventListener('click', onClick); }
+      row.appendChild(b);
     }
+    coach.appendChild(row);
   }
 
   function draw() {
@@ -122,12 +120,8 @@ export function renderTutorial(root) {
     const f = frame();
     state.callouts = {};
     for (const e of f.events) {
-      if (e.type === 'discard') { playClick(); setTimeout(() => playTile(e.tile), 90); }
-      const key = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: e.by === 'self_draw' ? 'call_self_draw' : 'call_win' }[e.type];
-      if (key && e.seat !== undefined) {
-        state.callouts[e.seat] = { id: `tut-${f.step}-${e.n}`, text: t(key) };
-        playCallout(e.type === 'win' && e.by === 'self_draw' ? 'self_draw' : e.type);
-      }
+      const key = sayEvent(e);
+      if (key) state.callouts[e.seat] = { id: `tut-${f.step}-${e.n}`, text: t(key) };
       if (e.type === 'win') state.banner = { id: 'tutorial', seats: [e.seat], selfDraw: e.by === 'self_draw' };
     }
     show();
@@ -140,13 +134,14 @@ export function renderTutorial(root) {
     const lesson = lessonAt(state.data.lessons, state.step);
     settleBox.replaceChildren();
     if (state.intro) {
-      coachSay(t('tut_intro'), [[t('tut_start'), 'primary tut-start', () => { state.intro = false; show(); }]]);
+      coachSay(t('tut_intro'), [{ label: t('tut_start'), cls: 'primary tut-start', onClick: () => { state.intro = false; show(); } }]);
     } else if (lesson) {
       const text = t('tut_' + lesson.lesson);
       coachSay(state.wrong ? `${t('tut_not_that')} ${text}` : text);
     } else if (state.step === state.data.frames.length - 1) {
-      coachSay(t('tut_done'), [[t('tut_again'), 'tut-again', () => restart()],
-        [t('tut_play'), 'button primary to-lobby'], [t('howto_nav'), 'button to-rules']]);
+      coachSay(t('tut_done'), [{ label: t('tut_again'), cls: 'tut-again', onClick: restart },
+        { label: t('tut_play'), cls: 'button primary to-lobby', href: '#/' },
+        { label: t('howto_nav'), cls: 'button to-rules', href: '#/rules' }]);
       settleBox.appendChild(settlementEl({ view: frame().view, players, seat: 0, totals: null, handNo: null, rules: state.data.rules }));
     } else {
       coachSay(t('tut_others'));
