@@ -756,7 +756,7 @@ def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser,
         page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
         page.reload()
         # from the lobby's link
-        page.click(".hero .learn-links .tut-link")
+        page.click(".learn-card .tut-link")
         page.wait_for_selector(".coach .tut-start").click()
         say = lambda: page.locator(".coach .say").inner_text()
         assert ("14 张牌" in say() and "中" in say()) if lang == "zh" else (

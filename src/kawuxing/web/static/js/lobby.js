@@ -74,15 +74,7 @@ export function renderLobby(root, { joinCode, onEnter }) {
   const page = el('div', 'screen lobby');
   const hero = el('div', 'hero');
   hero.appendChild(el('h1', null, t('title')));
-  const tagline = el('p', 'tagline', t('tagline'));
-  const learn = el('span', 'learn-links');  // the guided first hand and the rules (issue 35)
-  const tut = el('a', 'tut-link', t('tut_link'));
-  tut.href = '#/tutorial';
-  const rules = el('a', 'rules-link', t('howto_title'));
-  rules.href = '#/rules';
-  learn.append(tut, rules);
-  tagline.appendChild(learn);  // on the tagline's line: the form below keeps its place
-  hero.appendChild(tagline);
+  hero.appendChild(el('p', 'tagline', t('tagline')));
   page.appendChild(hero);
 
   // nickname, used by both forms
@@ -166,6 +158,18 @@ export function renderLobby(root, { joinCode, onEnter }) {
   const cols = el('div', 'lobby-cols');
   cols.appendChild(create);
   const side = el('div', 'side');
+  // new to the game: the guided first hand and the rules (issue 35), first in the side column
+  // (the create form's fields keep their place above its button)
+  const learn = el('section', 'card learn-card');
+  learn.appendChild(el('h2', null, t('learn_title')));
+  const tut = el('a', 'button primary tut-link', t('tut_nav'));
+  tut.href = '#/tutorial';
+  const rules = el('a', 'button rules-link', t('howto_title'));
+  rules.href = '#/rules';
+  const links = el('div', 'learn-links');
+  links.append(tut, rules);
+  learn.appendChild(links);
+  side.appendChild(learn);
   if (joinCode) page.appendChild(join);  // a shared link: joining comes first
   // find opponents (issue 35): quick match once the presets are known, the public rooms
   const quickSpot = el('div', 'quick-spot');

@@ -953,6 +953,7 @@ export const en = {
   err_not_over: 'the match is not over yet',
   // 玩法介绍 (howto.js)
   sound_tiles: 'Say every discarded tile',
+  learn_title: 'New to 卡五星?',
   tut_nav: 'Tutorial',
   tut_title: 'Tutorial: your first hand',
   tut_link: 'New to 卡五星? Play a guided first hand →',

@@ -958,6 +958,7 @@ export const zh = {
   rematch_failed: '没能再来一场：{message}',
   err_not_over: '这场比赛还没结束',
   sound_tiles: '报出每张打出的牌',
+  learn_title: '第一次玩？',
   tut_nav: '新手教程',
   tut_title: '新手教程：打一手牌',
   tut_link: '第一次玩？跟着教程打一手 →',
