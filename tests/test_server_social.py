@@ -137,6 +137,25 @@ def test_spectators_receive_nothing_hidden_over_whole_matches(tmp_path):
     assert stats["spectator_messages"] > stats["spectator_views_in_play"]
 
 
+def test_spectators_at_the_same_event_share_one_update(tmp_path):
+    """Spectators who have the same events get one message, built once (the spectator view
+    is public, R13): the same object for both, and equal to what a spectator is owed."""
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, walls=[CLAIM_WALL], options=SEAT0)
+            a, b = Sink(), Sink()
+            for watcher in (a, b):
+                await room.post(room.watch, watcher)
+            await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
+            await settle(room, clock)
+            ua, ub = a.of("update"), b.of("update")
+            assert ua and len(ua) == len(ub)
+            assert all(x is y for x, y in zip(ua, ub))
+            assert ua[-1]["view"] == spectator_view(room.match.hand)
+            assert [e["type"] for e in ua[0]["events"]][:1] == ["discard"]
+    asyncio.run(main())
+
+
 def test_between_hands_the_countdown_or_everyone_ready(tmp_path):
     """The next hand comes hand_pause (30 s) after the end, or once every seat is ready;
     next_hand tells everyone (spectators too) the seconds left and who is ready: a bot seat

@@ -33,8 +33,10 @@ class Sender:
     def broadcast(self, acks: dict[int, str | None] | None = None) -> None:
         """Send each connected seat its new events (filtered, R13) and its view; a seat
         that saw no new event gets nothing, except the seats in ``acks`` (seat -> the id
-        of its action now applied, or None), which get their view and ack. When the hand has
-        ended, the next hand's commitment is drawn first and goes with it (R3.1)."""
+        of its action now applied, or None), which get their view and ack. Spectators who
+        have the same events get one message, built once (the spectator view is public).
+        When the hand has ended, the next hand's commitment is drawn first and goes with it
+        (R3.1)."""
         match = self.room.match
         match.open_next()
         hand, number = match.hand, match.number
@@ -46,12 +48,15 @@ class Sender:
                 continue
             slot.sent_hand, slot.sent = number, len(hand.events)
             slot.conn.send(self.update(slot, events, acks[slot.index] if acked else None))
+        shared: dict[int, dict | None] = {}  # first new event -> the spectators' message
         for spectator in self.room.spectators:
             start = spectator.sent if spectator.sent_hand == number else 0
-            events = events_for_seat(hand, None, start)
-            if events:
+            if start not in shared:  # one view and one filtering for all who are there
+                events = events_for_seat(hand, None, start)
+                shared[start] = self.watch_update(events) if events else None
+            if shared[start] is not None:
                 spectator.sent_hand, spectator.sent = number, len(hand.events)
-                spectator.conn.send(self.watch_update(events))
+                spectator.conn.send(shared[start])
         self.between()
 
     def update(self, slot: Slot, events: list[dict], ack: str | None = None,
