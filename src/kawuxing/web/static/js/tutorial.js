@@ -7,7 +7,7 @@
 
 import { api } from './api.js';
 import { el } from './dom.js';
-import { sayEvent, winBannerEl } from './effects.js';
+import { reducedMotion, sayEvent, winBannerEl } from './effects.js';
 import { t } from './i18n.js';
 import { settlementEl } from './settle.js';
 import { renderTable } from './table.js';
@@ -89,7 +89,12 @@ export function renderTutorial(root) {
     tableBox.querySelectorAll('.coach-pick').forEach((e) => e.classList.remove('coach-pick'));
     if (lesson && !state.intro) {
       const spots = tableBox.querySelectorAll(pointAt(lesson, state.declareMode));
-      if (spots.length) spots[spots.length - 1].classList.add('coach-pick');
+      const spot = spots[spots.length - 1];
+      if (spot) {
+        spot.classList.add('coach-pick');
+        // what to press in sight (a phone shows the coach and the board by scrolling)
+        spot.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+      }
     }
   }
 

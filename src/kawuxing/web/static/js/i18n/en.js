@@ -957,7 +957,7 @@ export const en = {
   tut_nav: 'Tutorial',
   tut_title: 'Tutorial: your first hand',
   tut_link: 'New to 卡五星? Play a guided first hand →',
-  tut_you: 'You',
+  tut_you: 'Rookie',
   tut_intro: 'You sit at the bottom and deal, so you discard first. This hand walks you through the four moves of 卡五星 you will make most: a discard, a pung, 亮倒 (declaring ready) and the 卡五星 win. The tutorial plays the other seats.',
   tut_start: 'Start',
   tut_discard: 'You hold 14 tiles and must discard one. 中 (red dragon) is a lone honour tile: it can never be part of a sequence. Discard it first: click the glowing 中.',
