@@ -498,6 +498,25 @@ def test_results_against_bots_on_the_profile_and_their_boards(server):
     assert "min_hands" in out["detail"]["message"]
 
 
+def test_hands_played_by_tuo_guan_do_not_count_against_bots(server):
+    """A hand whose decisions 托管 made (more than a third of them, as for ratings) is not
+    the player's result against the bots: the helper that asked 托管 at once got no row."""
+    zed = new_player(server, "zed")
+    status, room = post(server, "/api/rooms", {
+        "seats": ["human", "heuristic:2", "heuristic:2"], "hands": 1,
+        "options": {"first_dealer": "seat0"}, "walls": [WIN_AT_ONCE]}, zed["token"])
+    assert status == 201, room
+    c = Player(server.ws, room["code"], room["token"])
+    c.hello()
+    c.recv_type("sync")
+    c.send({"type": "auto", "on": True})  # 托管 plays the dealer's win
+    c.recv_type("match_end")
+    c.close()
+    status, profile = get(server, f"/api/players/{zed['player_id']}")
+    assert status == 200 and profile["stats"]["hands"] == 1  # the hand is in the statistics
+    assert profile["versus_bots"] == []  # but not a result against the bots
+
+
 def test_recent_players_on_the_profile(server):
     gus, hal, ivy = (new_player(server, n) for n in ("gus", "hal", "ivy"))
     play_instant_match(server, [gus, hal, ivy])

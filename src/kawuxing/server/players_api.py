@@ -164,7 +164,7 @@ async def profile(player_id: str, request: Request) -> dict:
             "rated_games": found["rated_games"], "rank": await players.rank(player_id),
             "games": len({s["match_id"] for s in history["sittings"]}),
             "stats": summary(hands, history["declared"]), "matches": matches, "hands": recent,
-            "versus_bots": versus_bots(hands, history["sittings"]),
+            "versus_bots": versus_bots(hands, history["sittings"], history["made_for"]),
             "recent_players": recent_players(history["sittings"], found["player_id"])}
 
 

@@ -145,8 +145,9 @@ class PlayerStore:
         player faced as both other seats (:func:`.stats.bots_faced`), ``{"bots": B,
         "players": [{"rank", "player_id", "name", "hands", "total", "per_hand"}]}`` — the
         players with at least ``min_hands`` such hands, best mean delta a hand (base units)
-        first (ties: more hands) — boards by spec name. Reads every sitting of a match with
-        bots and the ended hands of those matches."""
+        first (ties: more hands) — boards by spec name; a hand its seat did not mostly play
+        itself (托管, timeouts: :func:`_made_for`) does not count. Reads every sitting of a
+        match with bots, the ended hands of those matches and who made their decisions."""
         with_bots = matches.c.players.like('%"kind":"bot"%')
         async with self.engine.connect() as conn:
             sittings = (await conn.execute(
@@ -166,6 +167,7 @@ class PlayerStore:
                     by_player.setdefault(row["player_id"], []).append(row)
             names = dict((await conn.execute(select(players.c.id, players.c.name).where(
                 players.c.id.in_(list(by_player))))).all()) if by_player else {}
+            made_for = await _made_for(conn, with_bots)
         by_match: dict[str, list[dict]] = {}
         for h in ended:
             by_match.setdefault(h["match_id"], []).append(dict(h, result=json.loads(h["result"])))
@@ -173,7 +175,7 @@ class PlayerStore:
         for pid, mine in by_player.items():
             theirs = played(mine, [h for m in {s["match_id"] for s in mine}
                                    for h in by_match.get(m, ())])
-            for row in versus_bots(theirs, mine):
+            for row in versus_bots(theirs, mine, made_for):
                 if "+" not in row["bots"] and row["hands"] >= min_hands:  # a level's board
                     boards.setdefault(row["bots"], []).append(
                         {"player_id": pid, "name": names.get(pid), "hands": row["hands"],
@@ -295,10 +297,11 @@ class PlayerStore:
                 select(actions.c.match_id, actions.c.hand_number, actions.c.seat)
                 .join(mine, mine.c.match_id == actions.c.match_id)
                 .where(actions.c.action.like('%"declare"%')))).all()
+            made_for = await _made_for(conn, matches.c.id.in_(select(mine.c.match_id)))
         return {"sittings": [dict(s, players=json.loads(s["players"]),
                                   totals=json.loads(s["totals"])) for s in sittings],
                 "hands": [dict(h, result=json.loads(h["result"])) for h in hand_rows],
-                "declared": [tuple(d) for d in declared]}
+                "declared": [tuple(d) for d in declared], "made_for": made_for}
 
     async def rank(self, player_id: str) -> int | None:
         """The player's place on the leaderboard (1 = best), None without a rated match."""
@@ -310,6 +313,28 @@ class PlayerStore:
             better = (await conn.execute(select(func.count()).select_from(players).where(and_(
                 players.c.rated_games > 0, players.c.rating > me.rating)))).scalar_one()
         return better + 1
+
+
+async def _made_for(conn: AsyncConnection, *where) -> set[tuple[str, int, int]]:
+    """``(match_id, hand number, seat)`` of every hand (of the matches ``where`` selects,
+    joined with ``kwx_matches``) in which more than :data:`.rating.AUTO_SHARE` of a seat's
+    decisions were made for it (timeouts, 托管, a bot in a seat its player left): hands that
+    are not the player's own play (docs/ratings.md, rule 3, applied hand by hand)."""
+    counts: dict[tuple[str, int, int], dict[str, int]] = {}
+    for match_id, number, seat, by, n in (await conn.execute(
+            select(actions.c.match_id, actions.c.hand_number, actions.c.seat, actions.c.by,
+                   func.count())
+            .join(matches, matches.c.id == actions.c.match_id).where(*where)
+            .group_by(actions.c.match_id, actions.c.hand_number, actions.c.seat,
+                      actions.c.by))).all():
+        counts.setdefault((match_id, number, seat), {})[by] = n
+    out = set()
+    for key, made in counts.items():
+        total = sum(n for by, n in made.items() if by != "window")
+        others = sum(made.get(by, 0) for by in rating.NOT_THE_PLAYER)
+        if total and others > rating.AUTO_SHARE * total:
+            out.add(key)
+    return out
 
 
 def sitting(match_id: str, seat: int, player_id: str, hand: int) -> dict:

@@ -120,16 +120,18 @@ def bots_faced(players: list[dict], seat: int) -> str | None:
     return specs[0] if specs[0] == specs[1] else "+".join(specs)
 
 
-def versus_bots(hands: list[dict], sittings: Iterable[dict]) -> list[dict]:
+def versus_bots(hands: list[dict], sittings: Iterable[dict],
+                made_for: set[tuple[str, int, int]] = frozenset()) -> list[dict]:
     """The player's results against bots (issue 35): for each line-up of bots faced
     (:func:`bots_faced`), ``{"bots", "hands", "total", "per_hand"}`` — hands played against
-    it (``hands`` from :func:`played`), the sum of their deltas and its mean (base units a
-    hand) — most hands first."""
+    it (``hands`` from :func:`played`; those in ``made_for``, ``(match_id, number, seat)`` of
+    hands the seat did not mostly play itself, left out), the sum of their deltas and its
+    mean (base units a hand) — most hands first."""
     faced = {s["match_id"]: bots_faced(s["players"], s["seat"]) for s in sittings}
     totals: dict[str, list[int]] = {}
     for h in hands:
         key = faced.get(h["match_id"])
-        if key is not None:
+        if key is not None and (h["match_id"], h["number"], h["seat"]) not in made_for:
             totals.setdefault(key, []).append(h["result"]["deltas"][h["seat"]])
     rows = [{"bots": key, "hands": len(d), "total": sum(d), "per_hand": sum(d) / len(d)}
             for key, d in totals.items()]

@@ -2,8 +2,9 @@
 // the whole site. It keeps a copy of the client's files (the page, /static/...) as they are
 // fetched, and answers from that copy only when the network fails: the table opens from the
 // home screen even on a bad line, and a new version of the client is taken as soon as the
-// server answers (the files are revalidated on every load, as without it). The game itself —
-// /api/..., the WebSocket /ws/... — is never cached: it needs the server.
+// server answers (the files are revalidated on every load, as without it). The guided first
+// hand's script (/api/tutorial, the same for everyone) is kept too; the game itself — the
+// rest of /api/..., the WebSocket /ws/... — never: it needs the server.
 
 const CACHE = 'kwx-client-v1';
 const SHELL = ['/', '/static/css/app.css', '/static/css/table.css', '/static/css/social.css',
@@ -19,9 +20,11 @@ self.addEventListener('activate', (event) => {
     .then(() => self.clients.claim()));
 });
 
-/** Whether ``url`` is one of the client's files (the page or under /static/), never the game. */
+/** Whether ``url`` is one of the client's files (the page, /static/..., and the guided first
+ * hand's fixed script /api/tutorial), never the game. */
 function isClientFile(url) {
-  return url.origin === self.location.origin && (url.pathname === '/' || url.pathname.startsWith('/static/'));
+  return url.origin === self.location.origin && (url.pathname === '/' || url.pathname.startsWith('/static/')
+    || url.pathname === '/api/tutorial');
 }
 
 self.addEventListener('fetch', (event) => {

@@ -35,7 +35,7 @@ async function call(method, path, body, token) {
       method, headers, body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
-    return { ok: false, status: 0, data: null, error: 'network' };
+    return { ok: false, status: 0, data: null, error: t('err_network') };
   }
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }

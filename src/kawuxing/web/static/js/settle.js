@@ -14,7 +14,8 @@ function signed(n) { return (n > 0 ? '+' : '') + n; }
 
 function who(ctx, seat) {
   const name = playerName(ctx.players, seat);
-  return ctx.seat === null || ctx.seat === undefined ? name : `${name}（${seat === ctx.seat ? t('you') : positionLabel(seat, ctx.seat)}）`;
+  if (ctx.seat === null || ctx.seat === undefined) return name;
+  return t('name_with_place', { name, place: seat === ctx.seat ? t('you') : positionLabel(seat, ctx.seat) });
 }
 
 /** A meld face up (a concealed kong: two backs, two faces), as the settlement and the rules

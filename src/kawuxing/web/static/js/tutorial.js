@@ -7,8 +7,8 @@
 
 import { api } from './api.js';
 import { el } from './dom.js';
-import { reducedMotion, sayEvent, winBannerEl } from './effects.js';
-import { t } from './i18n.js';
+import { flyClaims, reducedMotion, sayEvent, winBannerEl } from './effects.js';
+import { onLangChange, t } from './i18n.js';
 import { settlementEl } from './settle.js';
 import { renderTable } from './table.js';
 
@@ -52,8 +52,8 @@ export function renderTutorial(root) {
   const page = el('div', 'screen tutorial');
   page.appendChild(el('p', 'muted', t('loading')));
   root.replaceChildren(page);
-  const state = { data: null, step: 0, intro: true, wrong: false, declareMode: false, callouts: {}, banner: null, timer: null, gone: false };
-  const players = PLAYERS.map((p, i) => (i === 0 ? { ...p, nickname: t('tut_you') } : p));
+  const state = { data: null, step: 0, intro: true, wrong: false, declareMode: false, selected: null, callouts: {}, banner: null, timer: null, gone: false };
+  const players = () => PLAYERS.map((p, i) => (i === 0 ? { ...p, nickname: t('tut_you') } : p));
   const coach = el('section', 'card coach');
   coach.setAttribute('aria-live', 'polite');
   const tableBox = el('div', 'table-screen');
@@ -61,9 +61,10 @@ export function renderTutorial(root) {
 
   function frame() { return state.data.frames[state.step]; }
 
-  /** The coach says ``text``; ``buttons``: [{label, cls, onClick}] or [{label, cls, href}]. */
-  function coachSay(text, buttons = []) {
-    coach.replaceChildren(el('h2', null, t('tut_title')), el('p', 'say', text));
+  /** The coach says ``text`` (``short``: in one line, what a phone held sideways shows);
+   * ``buttons``: [{label, cls, onClick}] or [{label, cls, href}]. */
+  function coachSay(text, short, buttons = []) {
+    coach.replaceChildren(el('h2', null, t('tut_title')), el('p', 'say', text), el('p', 'say-short', short));
     if (!buttons.length) return;
     const row = el('div', 'buttons');
     for (const { label, cls, onClick, href } of buttons) {
@@ -80,12 +81,12 @@ export function renderTutorial(root) {
     const lesson = lessonAt(state.data.lessons, state.step);
     const discard = f.events.find((e) => e.type === 'discard');
     renderTable(tableBox, {
-      view: f.view, seat: 0, handNo: 0, players, totals: null, rules: state.data.rules,
-      readOnly: !lesson || state.intro, revealAll: false, replay: true, selected: null,
+      view: f.view, seat: 0, handNo: 0, players: players(), totals: null, rules: state.data.rules,
+      readOnly: !lesson || state.intro, revealAll: false, replay: true, selected: state.selected,
       declareMode: state.declareMode, busy: false, callouts: state.callouts,
       lastDiscard: discard ? { seat: discard.seat } : null, hintable: false,
-      bannerNode: state.banner ? winBannerEl(state.banner, f.view, players) : null,
-    }, { act: (a) => play(a), tile: (i, code) => play(tileAction(f.view, code, state.declareMode), code), toggleDeclare });
+      bannerNode: state.banner ? winBannerEl(state.banner, f.view, players()) : null,
+    }, { act: (a) => play(a), tile: (i, code, ev) => tile(i, code, ev), toggleDeclare });
     tableBox.querySelectorAll('.coach-pick').forEach((e) => e.classList.remove('coach-pick'));
     if (lesson && !state.intro) {
       const spots = tableBox.querySelectorAll(pointAt(lesson, state.declareMode));
@@ -96,6 +97,17 @@ export function renderTutorial(root) {
         spot.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
       }
     }
+  }
+
+  /** A tile clicked: a mouse plays it at once; a touch raises it first and plays it on the
+   * second tap, as at a real table. */
+  function tile(i, code, ev) {
+    if (ev && ev.pointerType === 'touch' && state.selected !== i) {
+      state.selected = i;
+      draw();
+      return;
+    }
+    play(tileAction(frame().view, code, state.declareMode));
   }
 
   function toggleDeclare() {
@@ -111,11 +123,13 @@ export function renderTutorial(root) {
     if (!lesson || state.intro) return;
     if (!action || !sameAction(action, lesson.action)) {
       state.wrong = true;
+      state.selected = null;
       show();
       return;
     }
     state.wrong = false;
     state.declareMode = false;
+    state.selected = null;
     advance();
   }
 
@@ -130,6 +144,7 @@ export function renderTutorial(root) {
       if (e.type === 'win') state.banner = { id: 'tutorial', seats: [e.seat], selfDraw: e.by === 'self_draw' };
     }
     show();
+    flyClaims(tableBox.querySelector('.board'), f.events);
   }
 
   function show() {
@@ -139,26 +154,28 @@ export function renderTutorial(root) {
     const lesson = lessonAt(state.data.lessons, state.step);
     settleBox.replaceChildren();
     if (state.intro) {
-      coachSay(t('tut_intro'), [{ label: t('tut_start'), cls: 'primary tut-start', onClick: () => { state.intro = false; show(); } }]);
+      coachSay(t('tut_intro'), t('tut_title'), [{ label: t('tut_start'), cls: 'primary tut-start', onClick: () => { state.intro = false; show(); } }]);
     } else if (lesson) {
-      const text = t('tut_' + lesson.lesson);
-      coachSay(state.wrong ? `${t('tut_not_that')} ${text}` : text);
+      const [text, short] = [t('tut_' + lesson.lesson), t(`tut_${lesson.lesson}_short`)];
+      const not = state.wrong ? `${t('tut_not_that')} ` : '';
+      coachSay(not + text, not + short);
     } else if (state.step === state.data.frames.length - 1) {
-      coachSay(t('tut_done'), [{ label: t('tut_again'), cls: 'tut-again', onClick: restart },
+      coachSay(t('tut_done'), t('tut_done_short'), [{ label: t('tut_again'), cls: 'tut-again', onClick: restart },
         { label: t('tut_play'), cls: 'button primary to-lobby', href: '#/' },
         { label: t('howto_nav'), cls: 'button to-rules', href: '#/rules' }]);
-      settleBox.appendChild(settlementEl({ view: frame().view, players, seat: 0, totals: null, handNo: null, rules: state.data.rules }));
+      settleBox.appendChild(settlementEl({ view: frame().view, players: players(), seat: 0, totals: null, handNo: null, rules: state.data.rules }));
     } else {
-      coachSay(t('tut_others'));
+      coachSay(t('tut_others'), t('tut_others'));
       state.timer = setTimeout(advance, OTHERS_MS);
     }
   }
 
   function restart() {
-    Object.assign(state, { step: 0, intro: false, wrong: false, declareMode: false, callouts: {}, banner: null });
+    Object.assign(state, { step: 0, intro: false, wrong: false, declareMode: false, selected: null, callouts: {}, banner: null });
     show();
   }
 
+  const unLang = onLangChange(() => { if (state.data && !state.gone) show(); });
   api.tutorial().then((r) => {
     if (state.gone) return;
     if (!r.ok) {
@@ -169,5 +186,5 @@ export function renderTutorial(root) {
     page.replaceChildren(coach, tableBox, settleBox);
     show();
   });
-  return () => { state.gone = true; clearTimeout(state.timer); };
+  return () => { state.gone = true; clearTimeout(state.timer); unLang(); };
 }
