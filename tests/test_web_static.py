@@ -43,6 +43,7 @@ def test_index_replaces_the_placeholder(client):
     assert '<script type="module" src="/static/js/main.js">' in page.text
     assert 'href="/static/css/app.css"' in page.text
     assert page.headers["cache-control"] == "no-cache"
+    assert client.head("/").status_code == client.head("/sw.js").status_code == 200
 
 
 def test_static_files_and_the_api_still_served(client, tmp_path):

@@ -776,7 +776,8 @@ def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser,
         page.click(".actions .act-pung.coach-pick")
         page.wait_for_selector(".actions .act-declare.coach-pick").click()
         pick = page.wait_for_selector('.declare-panel .option[data-tile="1p"] .pick.coach-pick')
-        shot(page, f"tutorial-declare-{lang}")
+        shot(page, f"tutorial-declare-{lang}", {"zh": "screenshot-tutorial.png",
+                                                 "en": "screenshot-tutorial-phone.png"}[lang])
         pick.click()
         win = page.wait_for_selector(".actions .act-win.coach-pick", timeout=15000)
         assert page.locator(".seat.me .badge.declared").count() == 1
@@ -794,6 +795,36 @@ def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser,
         page.click(".coach .tut-again")  # again, from the first lesson
         assert page.locator(".hand .tile.coach-pick").get_attribute("data-code") == "7z"
         assert page.locator(".hand .tile").count() == 14
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# --- the lobby's ways to find opponents, as a newcomer sees them (issue 35) -----------------
+
+@pytest.mark.parametrize("lang, viewport", [("zh", (1366, 768)), ("en", (390, 844))])
+def test_lobby_lists_public_rooms_beside_quick_match_and_the_tutorial(server, browser, lang,
+                                                                     viewport):
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["human", "open", "heuristic:2"], "public": True, "nickname": f"老李{lang}",
+        "hands": 4})
+    assert status == 201, room
+    page = new_page(browser, viewport)
+    try:
+        page.goto(server.url + "/")
+        page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
+        page.reload()
+        listed = page.wait_for_selector(f'.public-card .public-room:has-text("{room["code"]}")')
+        assert f"老李{lang}" in listed.inner_text()
+        assert page.locator(".quick-card .quick-form").count() == 1
+        learn = page.locator(".learn-card")
+        assert learn.locator(".tut-link").get_attribute("href") == "#/tutorial"
+        if viewport[0] < 760:  # one column on a phone: the learn card before the create form
+            assert learn.bounding_box()["y"] < page.locator(".create-form").bounding_box()["y"]
+        names = {"zh": "screenshot-lobby-public.png", "en": "screenshot-lobby-phone-en.png"}
+        page.locator(".public-card").scroll_into_view_if_needed()
+        shot(page, f"lobby-public-{lang}", names[lang])
     finally:
         errors = page.errors
         page.context.close()

@@ -68,10 +68,10 @@ def mount_web(app: FastAPI) -> FastAPI:
     # keep an included router's routes inside one entry
     app.router.routes[:] = [r for r in app.router.routes
                             if not (isinstance(r, Route) and r.path == "/")]
-    app.add_api_route("/", _index, methods=["GET"], include_in_schema=False,
+    app.add_api_route("/", _index, methods=["GET", "HEAD"], include_in_schema=False,
                       response_class=HTMLResponse)
     app.router.routes.insert(0, app.router.routes.pop())
-    app.add_api_route("/sw.js", _service_worker, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/sw.js", _service_worker, methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", _RevalidatedStatic(directory=STATIC_DIR), name="static")
     app.state.web_mounted = True
     return app
