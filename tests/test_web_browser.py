@@ -244,7 +244,7 @@ def test_lobby_create_room_play_a_hand_by_clicking(server, desktop):
     assert page.eval_on_selector_all("select[name=preset] option",
                                      "(os) => os.map((o) => o.value)") == list(schema["presets"])
     assert page.locator("select[name=opt_cap] option").nth(1).text_content() == "不封顶"
-    shot(page, "lobby", "screenshot-lobby.png")  # the first screen, as seen: 创建并入座 in sight
+    shot(page, "lobby")  # the first screen, as seen: 创建并入座 in sight
     page.select_option("select[name=preset]", "capped")
     assert "×16" in page.locator(".preset-help").inner_text()
     page.select_option("select[name=preset]", "app")

@@ -807,7 +807,7 @@ def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser,
 def test_lobby_lists_public_rooms_beside_quick_match_and_the_tutorial(server, browser, lang,
                                                                      viewport):
     status, room = http("POST", f"{server.url}/api/rooms", {
-        "seats": ["human", "open", "heuristic:2"], "public": True, "nickname": f"老李{lang}",
+        "seats": ["human", "human", "heuristic:2"], "public": True, "nickname": f"老李{lang}",
         "hands": 4})
     assert status == 201, room
     page = new_page(browser, viewport)
@@ -823,8 +823,36 @@ def test_lobby_lists_public_rooms_beside_quick_match_and_the_tutorial(server, br
         if viewport[0] < 760:  # one column on a phone: the learn card before the create form
             assert learn.bounding_box()["y"] < page.locator(".create-form").bounding_box()["y"]
         names = {"zh": "screenshot-lobby-public.png", "en": "screenshot-lobby-phone-en.png"}
-        page.locator(".public-card").scroll_into_view_if_needed()
+        if viewport[0] < 760:
+            page.locator(".public-card").scroll_into_view_if_needed()
+        else:
+            page.evaluate("() => window.scrollTo(0, 0)")
         shot(page, f"lobby-public-{lang}", names[lang])
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang, viewport", [("zh", (1366, 768)), ("en", (390, 844))])
+def test_the_howto_page_of_a_town_from_the_lobby(server, browser, lang, viewport):
+    """玩法介绍 (issue 35): from the lobby's card, the basics, the link to the guided hand and
+    the rules page of any preset (孝感 here): every pattern with its example in tiles."""
+    page = new_page(browser, viewport)
+    try:
+        page.goto(server.url + "/")
+        page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
+        page.reload()
+        page.click(".learn-card .rules-link")
+        page.wait_for_selector(".howto .howto-basics li")
+        assert page.locator(".howto .tut-link").get_attribute("href") == "#/tutorial"
+        page.select_option("select.howto-preset", "xiaogan")
+        page.wait_for_function("() => location.hash === '#/rules/xiaogan'")
+        page.wait_for_selector(".howto .rules-page .pattern-card")
+        assert page.locator(".howto .pattern-card").count() >= 10
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shot(page, f"howto-{lang}", {"zh": "screenshot-howto.png",
+                                     "en": "screenshot-howto-phone-en.png"}[lang])
     finally:
         errors = page.errors
         page.context.close()
