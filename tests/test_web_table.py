@@ -116,6 +116,13 @@ def open_room(page, server, wall=MID_WALL, hands=1,
     return room
 
 
+def open_lobby_in(page, server, lang: str) -> None:
+    """The lobby, in ``lang`` (zh or en) as if the player had chosen it (kept in the browser)."""
+    page.goto(server.url + "/")
+    page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
+    page.reload()
+
+
 def game(page) -> dict:
     return page.evaluate("""() => {
         const g = window.__kwx.game;
@@ -752,9 +759,7 @@ def test_the_service_worker_serves_the_client_when_the_network_fails(server, bro
 def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser, lang, viewport):
     page = new_page(browser, viewport)
     try:
-        page.goto(server.url + "/")
-        page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
-        page.reload()
+        open_lobby_in(page, server, lang)
         # from the lobby's link
         page.click(".learn-card .tut-link")
         page.wait_for_selector(".coach .tut-start").click()
@@ -812,9 +817,7 @@ def test_lobby_lists_public_rooms_beside_quick_match_and_the_tutorial(server, br
     assert status == 201, room
     page = new_page(browser, viewport)
     try:
-        page.goto(server.url + "/")
-        page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
-        page.reload()
+        open_lobby_in(page, server, lang)
         listed = page.wait_for_selector(f'.public-card .public-room:has-text("{room["code"]}")')
         assert f"老李{lang}" in listed.inner_text()
         assert page.locator(".quick-card .quick-form").count() == 1
@@ -840,9 +843,7 @@ def test_the_howto_page_of_a_town_from_the_lobby(server, browser, lang, viewport
     the rules page of any preset (孝感 here): every pattern with its example in tiles."""
     page = new_page(browser, viewport)
     try:
-        page.goto(server.url + "/")
-        page.evaluate(f"() => localStorage.setItem('kwx.lang', JSON.stringify('{lang}'))")
-        page.reload()
+        open_lobby_in(page, server, lang)
         page.click(".learn-card .rules-link")
         page.wait_for_selector(".howto .howto-basics li")
         assert page.locator(".howto .tut-link").get_attribute("href") == "#/tutorial"

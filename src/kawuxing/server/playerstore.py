@@ -328,13 +328,7 @@ async def _made_for(conn: AsyncConnection, *where) -> set[tuple[str, int, int]]:
             .group_by(actions.c.match_id, actions.c.hand_number, actions.c.seat,
                       actions.c.by))).all():
         counts.setdefault((match_id, number, seat), {})[by] = n
-    out = set()
-    for key, made in counts.items():
-        total = sum(n for by, n in made.items() if by != "window")
-        others = sum(made.get(by, 0) for by in rating.NOT_THE_PLAYER)
-        if total and others > rating.AUTO_SHARE * total:
-            out.add(key)
-    return out
+    return {key for key, made in counts.items() if rating.made_for_seat(made)}
 
 
 def sitting(match_id: str, seat: int, player_id: str, hand: int) -> dict:

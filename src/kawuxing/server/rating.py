@@ -95,10 +95,15 @@ def unrated_reason(kinds: Sequence[str], sittings: Iterable[Mapping],
     if (len(rows) != 3 or len({r["player_id"] for r in rows}) != 3
             or any(r["last_hand"] is not None for r in rows)):
         return CHANGED
-    for seat in (0, 1, 2):
-        made = decisions.get(seat, {})
-        total = sum(n for by, n in made.items() if by != "window")
-        others = sum(made.get(by, 0) for by in NOT_THE_PLAYER)
-        if total and others > AUTO_SHARE * total:
-            return AUTO
+    if any(made_for_seat(decisions.get(seat, {})) for seat in (0, 1, 2)):
+        return AUTO
     return None
+
+
+def made_for_seat(made: dict[str, int]) -> bool:
+    """Whether more than :data:`AUTO_SHARE` of a seat's decisions were made for it: ``made``
+    maps who made them (``kwx_actions.by``) to how many; the server's passes for a seat with
+    no option (``window``, R13.2) are no decisions."""
+    total = sum(n for by, n in made.items() if by != "window")
+    others = sum(made.get(by, 0) for by in NOT_THE_PLAYER)
+    return bool(total) and others > AUTO_SHARE * total
