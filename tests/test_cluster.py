@@ -264,7 +264,7 @@ def test_the_owner_killed_mid_hand_the_room_resumes_elsewhere(scratch_db, cluste
     owner.start()
 
 
-ROOMS, HANDS, CHAOS_SECONDS, DRAIN_SECONDS = 20, 3, 45, 60
+ROOMS, HANDS, CHAOS_SECONDS, DRAIN_SECONDS = 20, 3, 25, 60
 
 
 def test_chaos_every_match_finishes_nothing_lost_nothing_leaked(scratch_db, cluster):

@@ -257,7 +257,7 @@ def replay(game: dict, actions: list[Action]) -> Hand:
 
 # --- the property tests ----------------------------------------------------------------------
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_random_hands_keep_every_invariant_and_replay_identically(game):
     """R1.1 all 84 tiles always accounted for; scores zero-sum and equal to the transfers;
@@ -336,7 +336,7 @@ def random_actions(hand: Hand, rng: random.Random, n: int) -> list[Action]:
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_illegal_actions_are_refused_and_change_nothing(game):
     """Every action not offered is refused with IllegalAction naming a rule and leaves the

@@ -243,7 +243,7 @@ def check_events(hand: Hand, seat: int, since: int,
                 assert not any(x in lists for x in lists_in(e))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_views_and_events_show_each_seat_only_what_it_may_see(game):
     """R13.1 (with R6.1, R8.1, R8.6, R11.1) at every step of a random hand, for every seat."""
