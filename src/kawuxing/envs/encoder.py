@@ -82,9 +82,9 @@ class HandEncoder:
                 self._written[s] = n
                 self._last_taken[s] = taken[n - 1]
 
-    def _cells_of(self, seat: int) -> tuple[bytearray, list]:
-        """``seat``'s int8 planes brought up to date (rows 0-100), and the values of row 101
-        columns 0-5 (hand deltas and 漂, relative order)."""
+    def _cells_of(self, seat: int) -> tuple[bytearray, list, list]:
+        """``seat``'s int8 planes brought up to date (rows 0-100), the values of row 101
+        columns 0-5 (hand deltas and 漂, relative order) and that order (absolute seats)."""
         hand = self.hand
         self._read_rivers()
         cells = self._cells[seat]
