@@ -4,7 +4,8 @@
 // what the seat may do).
 
 import { t, lang } from './i18n.js';
-import { actionGroups, seatWho } from './table.js';
+import { actionGroups } from './actionbar.js';
+import { seatWho } from './table.js';
 import { spokenTileName as tileName } from './tiles.js';
 
 function sentence(e, model) {

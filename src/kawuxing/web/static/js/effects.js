@@ -7,7 +7,7 @@
 import { playCallout, playClick, playTile } from './audio.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { playerName } from './table.js';
+import { playerName } from './seats.js';
 
 const FLY_MS = 420;
 const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };

@@ -4,7 +4,7 @@
 import { bubblesEl, BUBBLE_MS, chatPanel, isMuted, sayText, toggleMute } from './chat.js';
 import { el } from './dom.js';
 import { lang, t } from './i18n.js';
-import { playerLabel, position } from './table.js';
+import { playerLabel, position } from './seats.js';
 import { toast } from './ui.js';
 
 /** Methods of :class:`Game` (game.js), mixed into it. */

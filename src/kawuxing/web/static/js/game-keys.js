@@ -6,7 +6,8 @@ import { setMuted, setTileVoice, setVolume, soundSettings } from './audio.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
 import { hintable } from './hint.js';
-import { actionGroups, handLayout, KEYS_HELP } from './table.js';
+import { actionGroups } from './actionbar.js';
+import { handLayout, KEYS_HELP } from './table.js';
 import { closeModal, openModal } from './ui.js';
 
 /** Mute, volume and the tiles' voice for the help panel (kept in localStorage by audio.js);

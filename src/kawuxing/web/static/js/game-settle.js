@@ -10,7 +10,7 @@ import { entropyPlan } from './game-state.js';
 import { playAgain } from './rematch.js';
 import { fairnessEl, matchEndEl, settlementEl } from './settle.js';
 import { saveFair } from './store.js';
-import { playerLabel } from './table.js';
+import { playerLabel } from './seats.js';
 import { closeModal, openModal, toast } from './ui.js';
 
 /** Methods of :class:`Game` (game.js), mixed into it. */

@@ -8,7 +8,7 @@ import { t } from './i18n.js';
 import { loadSchemas } from './lobby.js';
 import { rulesPageEl } from './rulespage.js';
 import { forgetSeat } from './store.js';
-import { avatarEl, connects, playerLabel } from './table.js';
+import { avatarEl, connects, playerLabel } from './seats.js';
 import { copyText, openModal, toast } from './ui.js';
 
 /** Methods of :class:`Game` (game.js), mixed into it. */

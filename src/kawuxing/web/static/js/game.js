@@ -24,7 +24,9 @@ import { chatMethods } from './game-chat.js';
 import { keyMethods } from './game-keys.js';
 import { settleMethods } from './game-settle.js';
 import { waitingMethods } from './game-waiting.js';
-import { actionGroups, declareChoices, handLayout, playerLabel, renderTable } from './table.js';
+import { actionGroups, declareChoices } from './actionbar.js';
+import { playerLabel } from './seats.js';
+import { handLayout, renderTable } from './table.js';
 import { clearToasts, closeModal, copyText, modalKind, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;

@@ -11,7 +11,7 @@ import { handsTable } from './replay.js';
 import { deltaText, ratingText } from './settle.js';
 import { forgetPlayer, getPlayer, savePlayer } from './store.js';
 import { openRoom } from './seating.js';
-import { botLevel, playerName } from './table.js';
+import { botLevel, playerName } from './seats.js';
 import { copyText, toast } from './ui.js';
 
 function percent(x) { return x === null || x === undefined ? '—' : `${(100 * x).toFixed(1)}%`; }

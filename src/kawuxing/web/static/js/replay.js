@@ -13,7 +13,8 @@ import { lang, t } from './i18n.js';
 import { reviewPanel } from './review.js';
 import { settlementEl } from './settle.js';
 import { getPlayer } from './store.js';
-import { playerName, renderTable } from './table.js';
+import { playerName } from './seats.js';
+import { renderTable } from './table.js';
 import { tileName } from './tiles.js';
 import { lobbyLink, toast } from './ui.js';
 

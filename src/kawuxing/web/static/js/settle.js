@@ -8,7 +8,7 @@ import { el } from './dom.js';
 import { lang, t, transferText } from './i18n.js';
 import { tileEl, tileRow } from './tiles.js';
 import { parseTiles } from './notation.js';
-import { avatarEl, playerLabel, playerName, positionLabel, SEAT_COLORS } from './table.js';
+import { avatarEl, playerLabel, playerName, positionLabel, SEAT_COLORS } from './seats.js';
 
 function signed(n) { return (n > 0 ? '+' : '') + n; }
 

@@ -6,7 +6,7 @@
 
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { actionGroups } from './table.js';
+import { actionGroups } from './actionbar.js';
 
 const KEY = 'kwx.tips';
 /** Tips show during this many of a player's first hands (in this browser). */

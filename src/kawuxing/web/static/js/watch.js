@@ -12,7 +12,8 @@ import { el } from './dom.js';
 import { GameState } from './game-state.js';
 import { hasText, onLangChange, t } from './i18n.js';
 import { matchEndEl, settlementEl } from './settle.js';
-import { playerLabel, position, renderTable } from './table.js';
+import { playerLabel, position } from './seats.js';
+import { renderTable } from './table.js';
 import { setConnStatus, setRoomBar } from './ui.js';
 
 const BOTTOM = 0;  // the seat drawn at the bottom
