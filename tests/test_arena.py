@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 
 import pytest
 from typer.testing import CliRunner
 
 from kawuxing.arena import (DealResult, HandResult, arrangements, check_arena_bots, deal_means,
-                            play_deal, run_arena, summarize)
+                            mean_ci, play_deal, run_arena, summarize, t_quantile_975)
 from kawuxing.cli import app
 from kawuxing.rules import RuleSet
 
@@ -224,3 +225,18 @@ def test_a_player_built_in_python_plays_as_the_registry_bot_it_wraps():
     assert sorted(set(seeds)) == [f"3/deal/{d}/seat/{s}" for d in (0, 1) for s in range(3)]
     with pytest.raises(ValueError, match="same bot"):
         check_arena_bots(["mine", "mine"], {"mine": build})
+
+
+@pytest.mark.parametrize("df, quantile", [(1, 12.706205), (2, 4.302653), (9, 2.262157),
+                                           (30, 2.042272), (999, 1.962341), (5999, 1.960360)])
+def test_the_t_quantile_of_the_95_interval_is_students(df, quantile):
+    """The CI's factor without scipy: Student's t 0.975 quantiles as tables print them."""
+    assert t_quantile_975(df) == pytest.approx(quantile, abs=1e-6)
+
+
+def test_mean_ci_of_three_values():
+    mean, (low, high) = mean_ci([1.0, 2.0, 6.0])
+    half = 4.302653 * statistics.stdev([1.0, 2.0, 6.0]) / 3 ** 0.5
+    assert mean == 3.0 and (low, high) == pytest.approx((3 - half, 3 + half), abs=1e-5)
+    with pytest.raises(ValueError, match="at least 1"):
+        t_quantile_975(0)
