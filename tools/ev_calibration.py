@@ -36,6 +36,7 @@ import sys
 
 from kawuxing.agents.expert.agent import agent_choices
 from kawuxing.agents.expert.value import flush_factor
+from kawuxing.arena import t_quantile_975
 from kawuxing.cli.common import ToolParser
 from kawuxing.engine.actions import DISCARD
 from kawuxing.engine.state import TURN
@@ -102,10 +103,8 @@ def clustered_ci(rows: list[dict]) -> tuple[float, tuple[float, float] | None]:
     d = len(sums)
     if d < 2:
         return mean, None
-    from scipy.stats import t  # here: scipy is slow to import for a refusal of bad input
-
     se = (sum(v * v for v in sums.values()) * d / (d - 1)) ** 0.5 / n
-    half = float(t.ppf(0.975, d - 1)) * se
+    half = t_quantile_975(d - 1) * se
     return mean, (mean - half, mean + half)
 
 

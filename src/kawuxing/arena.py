@@ -358,7 +358,7 @@ def _ci(ci: tuple[float, float] | None) -> list[float | None]:
 def ratings(results: list[DealResult], bots: list[str]) -> dict[str, tuple[float, float, float]]:
     """Each bot's openskill Plackett-Luce rating (mu, sigma, ordinal) after one rating game per
     deal, in deal order, ranking the bots by their mean seat score of the deal (ties allowed)."""
-    from openskill.models import PlackettLuce  # imported here, as scipy
+    from openskill.models import PlackettLuce  # imported here: only the arena needs it
 
     model = PlackettLuce()
     current = {b: model.rating(name=b) for b in bots}
