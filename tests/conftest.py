@@ -1,7 +1,15 @@
-"""The test tiers: ``python -m pytest`` runs everything; ``python -m pytest -m "not slow"``
-leaves out the modules marked ``slow`` below (a real browser, a cluster of servers with Redis,
-the thousand-hand leak run, restarts of server processes, training runs, tools replaying git
-history), for a quick loop while working."""
+"""The test tiers: ``python -m pytest`` runs everything; markers select parts of it —
+
+- ``slow``: the modules of :data:`SLOW_MODULES` (a real browser, a cluster of servers with
+  Redis, the leak run, restarts of server processes, training runs, tools replaying git
+  history); ``-m "not slow"`` is the quick loop while working;
+- ``browser``: tests that drive Debian's chromium (:data:`BROWSER_MODULES`);
+- ``cluster``: tests that start redis-server and nodes (:data:`CLUSTER_MODULES`);
+- ``postgres``: tests run against this machine's PostgreSQL (a ``postgresql`` parameter, or
+  a module of :data:`POSTGRES_MODULES`; they skip where none runs).
+
+Registered in pyproject.toml; set here, from the module and the parameters, so a new test in
+one of these modules is marked without a decorator."""
 
 from __future__ import annotations
 
@@ -11,12 +19,28 @@ import pytest
 SLOW_MODULES = {
     "test_web_browser", "test_web_fairness", "test_web_players", "test_web_table",
     "test_cluster", "test_server_leak", "test_server_restart", "test_learn",
-    "test_tools_legacy", "test_tools_calibration", "test_tools_probe",
+    "test_tools_legacy", "test_tools_calibration", "test_tools_probe", "test_web_social",
+    "test_cluster_unit",
 }
 
 
+BROWSER_MODULES = {"test_web_browser", "test_web_fairness", "test_web_players", "test_web_table",
+                   "test_web_social"}
+CLUSTER_MODULES = {"test_cluster", "test_cluster_unit"}
+POSTGRES_MODULES = {"test_server_db", "test_server_migrate", "test_players"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test of :data:`SLOW_MODULES` ``slow``."""
+    """Mark the tests of each tier (module docstring)."""
     for item in items:
-        if item.module is not None and item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module is not None else ""
+        if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        if module in BROWSER_MODULES:
+            item.add_marker(pytest.mark.browser)
+        if module in CLUSTER_MODULES:
+            item.add_marker(pytest.mark.cluster)
+        params = getattr(item, "callspec", None)
+        if module in POSTGRES_MODULES or (params is not None
+                                          and "postgresql" in params.params.values()):
+            item.add_marker(pytest.mark.postgres)
