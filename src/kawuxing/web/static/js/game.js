@@ -7,7 +7,8 @@
 // hint (the 提示 button: the expert's ranking of this seat's choices, shown until the view changes).
 // The table's other jobs are mixed into Game from their own modules: game-keys.js (keyboard and
 // help), game-chat.js (quick phrases), game-settle.js (fair deal, settlement, match end),
-// game-waiting.js (the waiting room, bots for seats, leaving, 托管, the rules page).
+// game-waiting.js (the waiting room, bots for seats, leaving, 托管, the rules page),
+// game-hint.js (提示) and game-screens.js (the top bar, connecting, a fatal error).
 
 import { announcement } from './announce.js';
 import { api } from './api.js';
@@ -24,10 +25,12 @@ import { chatMethods } from './game-chat.js';
 import { keyMethods } from './game-keys.js';
 import { settleMethods } from './game-settle.js';
 import { waitingMethods } from './game-waiting.js';
+import { hintMethods } from './game-hint.js';
+import { screenMethods } from './game-screens.js';
 import { actionGroups, declareChoices } from './actionbar.js';
 import { playerLabel } from './seats.js';
-import { handLayout, renderTable } from './table.js';
-import { clearToasts, closeModal, copyText, modalKind, setConnStatus, setRoomBar, toast } from './ui.js';
+import { renderTable } from './table.js';
+import { clearToasts, closeModal, modalKind, setConnStatus, setRoomBar, toast } from './ui.js';
 
 let actionSeq = 0;
 const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
@@ -285,40 +288,6 @@ export class Game {
     this.act([this.seat, 'discard', code]);
   }
 
-  // --- the hint (提示) ---------------------------------------------------------------------
-  /** Where the hint stands for the view shown: null (not asked), 'pending' or 'open'. */
-  hintState() {
-    if (this.s.hint) return 'open';
-    return this.ui.hintAsked === this.s.version && this.ui.hintAsked !== null ? 'pending' : null;
-  }
-
-  /** The 提示 button: ask for the expert's ranking of this view's choices, or close it. */
-  toggleHint() {
-    const state = this.hintState();
-    if (state === 'open') { this.closeHint(); return; }
-    if (state === 'pending' || !hintable(this.view) || this.s.auto) return;
-    if (!this.conn.send({ type: 'hint' })) { toast(t('not_connected'), 'error'); return; }
-    this.ui.hintAsked = this.s.version;
-    this.render();
-  }
-
-  closeHint() {
-    this.ui.hintAsked = null;
-    if (this.s.closeHint()) this.render();
-  }
-
-  /** A plain discard picked in the hint panel: raise its tile (the tile just drawn if it is
-   * that one), as a selection by keyboard does; Enter or a click then discards it. */
-  hintPick(action) {
-    const { codes, drawn } = handLayout(this.view);
-    const all = drawn ? [...codes, drawn] : codes;
-    const i = drawn === action[2] ? all.length - 1 : all.indexOf(action[2]);
-    if (i < 0) return;
-    this.ui.selected = i;
-    this.render();
-    this.root.querySelector('.hand .tile.selected')?.focus();
-  }
-
   toggleDeclare() {
     this.ui.declareMode = !this.ui.declareMode;
     this.ui.selected = null;
@@ -326,62 +295,6 @@ export class Game {
   }
 
   // --- drawing -------------------------------------------------------------------------
-  renderConnecting() {
-    const box = el('div', 'screen center-screen');
-    box.appendChild(el('p', 'muted', t('connecting')));
-    this.root.replaceChildren(box);
-  }
-
-  renderFatal(reason, message) {
-    const box = el('div', 'screen center-screen fatal');
-    box.dataset.reason = reason;
-    const own = hasText('fatal_' + reason);
-    box.appendChild(el('h2', null, own ? t('fatal_' + reason) : reason));
-    if (message && !own) box.appendChild(el('p', 'muted', message));  // the page's own words suffice
-    const row = el('div', 'buttons');
-    if (reason === 'replaced') {
-      const again = el('button', 'primary', t('play_here'));
-      again.type = 'button';
-      again.addEventListener('click', () => {
-        this.conn.stop();
-        this.conn = new Connection(this.code, this.token, this.conn.h);
-        this.fatal = null;
-        this.renderConnecting();
-        this.conn.start();
-      });
-      row.appendChild(again);
-    }
-    const lobby = el('a', 'button', t('back_to_lobby'));
-    lobby.href = '#/';
-    row.appendChild(lobby);
-    box.appendChild(row);
-    this.root.replaceChildren(box);
-  }
-
-  topBar() {
-    const parts = {
-      code: this.code,
-      hand: this.hand !== null ? t('hand_of', { n: this.hand + 1, total: this.s.handsPerMatch || '?' }) : null,
-      preset: this.s.rules ? presetLabel(this.s.rules, this.s.preset) : null,
-      buttons: [],
-    };
-    if (this.view && !this.matchEnd) {
-      parts.buttons.push({ label: this.s.auto ? t('auto_off') : t('auto_on'), cls: this.s.auto ? 'on auto' : 'auto', onClick: () => this.toggleAuto(), title: t('auto_title') });
-    }
-    if (this.s.rules) parts.buttons.push({ label: t('rules_btn'), cls: 'rules-btn', onClick: () => this.showRules(), title: t('rules_btn_title') });
-    if (this.s.lastSettlement || this.matchEnd) {
-      parts.buttons.push({ label: t('last_settlement'), cls: 'settle-btn', onClick: () => this.openSettlement(true) });
-    }
-    parts.buttons.push({ label: t('invite'), cls: 'invite', onClick: () => copyText(`${location.origin}${location.pathname}#/join/${this.code}`) });
-    parts.buttons.push({ label: t('watch_link'), cls: 'watch-link', onClick: () => copyText(`${location.origin}${location.pathname}#/watch/${this.code}`) });
-    if (this.s.spectators) parts.watchers = { text: t('spectators_n', { n: this.s.spectators }), title: t('spectators_title', { n: this.s.spectators }) };
-    const muted = soundSettings().muted;
-    parts.buttons.push({ label: muted ? t('sound_off') : t('sound_on'), cls: 'sound-btn' + (muted ? ' muted' : ''), onClick: () => this.toggleMute(), title: t('sound_title') });
-    parts.buttons.push({ label: '?', cls: 'help-btn', onClick: () => this.showHelp(), title: t('keys_title') });
-    if (!this.matchEnd) parts.buttons.push({ label: t('leave'), cls: 'leave', onClick: () => this.leave() });
-    setRoomBar(parts);
-  }
-
   render() {
     if (this.destroyed || this.fatal) return;
     this.topBar();
@@ -481,13 +394,5 @@ export class Game {
 }
 
 // the table's other jobs, each in its own module
-Object.assign(Game.prototype, keyMethods, chatMethods, settleMethods, waitingMethods);
-
-
-function presetLabel(rules, preset) {
-  const name = preset ? t('preset_' + preset).replace(/（.*|\s\(.*/, '') : '';
-  const cap = rules && rules.cap ? t('cap_short', { cap: rules.cap }) : t('no_cap_short');
-  return name ? `${name} · ${cap}` : cap;
-}
-
-
+Object.assign(Game.prototype, keyMethods, chatMethods, settleMethods, waitingMethods, hintMethods,
+  screenMethods);

@@ -7,7 +7,7 @@
 import { api } from './api.js';
 import { el } from './dom.js';
 import { lang, t } from './i18n.js';
-import { handsTable } from './replay.js';
+import { handsTable } from './replays.js';
 import { deltaText, ratingText } from './settle.js';
 import { forgetPlayer, getPlayer, savePlayer } from './store.js';
 import { openRoom } from './seating.js';
