@@ -194,6 +194,10 @@ class Player:
                  **connect_kwargs: Any) -> None:
         self.code = code
         self.token = token
+        # unbounded: a client that leaves messages unread still closes at once (websockets
+        # stops reading at max_queue, so the server's close frame would wait behind them and
+        # close() would take its whole close_timeout, 10 s)
+        connect_kwargs.setdefault("max_queue", None)
         self.ws: ClientConnection = connect(f"{ws_base}/ws/{code}", max_size=max_size,
                                             open_timeout=10, **connect_kwargs)
         self.ws.__enter__()  # used without a with-block: closed by close()
