@@ -124,6 +124,19 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     assert not (start / "data").exists()  # no teacher's self-play for a run from a policy
     if not any(x["best"] for x in lines):  # the start stays best until a gate is passed
         assert (start / "best.npz").read_bytes() == (run / "last.npz").read_bytes()
+    # a residual on the expert's ranking (issue 32): the head starts at zero, so the first
+    # best plays as the expert; the prior stays in every checkpoint; PPO moves the head
+    resid = tmp_path / "residual"
+    done = subprocess.run(base[:4] + [str(resid)] + base[5:] + [
+        "--init", str(run / "last.npz"), "--prior", "expert", "--rl-iterations", "2",
+        "--rl-gate-every", "2", "--rl-lr", "0.001", "--gate-deals", "0"],
+        capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    first, last = PolicyNet.load(resid / "last.npz"), PolicyNet.load(run / "last.npz")
+    assert first.meta["prior"] == {"bot": "expert", "pick": 3.0, "ev": 0.5}
+    assert json.loads((resid / "config.json").read_text())["config"]["prior"] == "expert"
+    assert np.abs(first.pi[0]).max() > 0  # trained from zero (iteration 2's update)
+    assert np.array_equal(first.hidden[0][0].shape, last.hidden[0][0].shape)
     wider = subprocess.run(base[:4] + [str(tmp_path / "w"), "--hidden", "8", "--init",
                                        str(run / "last.npz"), "--rl-iterations", "1"],
                            capture_output=True, text=True, timeout=60)
@@ -145,6 +158,9 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     (["--init", "pyproject.toml", "--rl-iterations", "2", "--epochs", "3"],
      "--init starts from a policy file: no imitation epochs"),
     (["--init", "pyproject.toml", "--rl-iterations", "2"], "not a policy file"),
+    (["--prior", "expert"], "--prior 'expert': 'expert', with --init"),
+    (["--prior", "heuristic", "--init", "pyproject.toml", "--rl-iterations", "2"],
+     "--prior 'heuristic': 'expert', with --init"),
 ])
 def test_train_refuses_bad_input_with_one_line(tmp_path, args, words):
     done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(tmp_path / "r"),

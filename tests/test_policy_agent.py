@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from kawuxing.agents import check_bot, make_agent
+from kawuxing.agents.expert import ExpertAgent
 from kawuxing.agents.policy import FEATURES, INPUTS, PolicyAgent, PolicyError, PolicyNet
 from kawuxing.agents.registry import LEARNED_WEIGHTS, _plugin_bots, bots_schema
 from kawuxing.engine.match import Match
@@ -199,3 +200,75 @@ def test_the_learned_bot_without_its_weights_is_refused_by_name(tmp_path, monkey
     monkeypatch.setattr(registry, "LEARNED_WEIGHTS", text)
     with pytest.raises(PolicyError, match=r"notes.npz: not a policy file \(an .npz archive"):
         check_bot("learned")
+
+
+def residual_net(seed: int = 0) -> PolicyNet:
+    """A network with the expert's prior and a zero policy head (a residual before training,
+    issue 32)."""
+    net = small_net(seed, encoding=2)
+    net.pi = (np.zeros_like(net.pi[0]), np.zeros_like(net.pi[1]))
+    net.meta = {"prior": {"bot": "expert", "pick": 3.0, "ev": 0.5}}
+    return net
+
+
+class Shadow:
+    """Plays ``agent`` and asks an expert of the same seat the same question: the two
+    choices are kept."""
+
+    def __init__(self, agent, pairs: list) -> None:
+        self.agent, self.expert, self.pairs = agent, ExpertAgent(), pairs
+
+    def act(self, obs, legal):
+        mine, theirs = self.agent.act(obs, legal), self.expert.act(obs, legal)
+        self.pairs.append((str(mine), str(theirs)))
+        return mine
+
+
+@pytest.mark.parametrize("preset", ["standard", "xiaogan", "capped"])
+def test_a_residual_with_a_zero_head_plays_as_the_expert(preset, tmp_path):
+    """R13: the prior reads the seat's Observation only, so with the network's logits all
+    zero every decision is the expert's (kong turns included, R9.1); a saved file keeps the
+    prior."""
+    net = residual_net(4)
+    net.save(tmp_path / "r.npz")
+    loaded = PolicyNet.load(tmp_path / "r.npz")
+    assert loaded.prior.pick == 3.0 and loaded.prior.ev == 0.5
+    pairs: list = []
+    for h in range(3):
+        play_hand(RuleSet.preset(preset), f"resid/{preset}/{h}",
+                  [Shadow(PolicyAgent(loaded), pairs) for _ in range(3)])
+    assert len(pairs) > 40 and all(mine == theirs for mine, theirs in pairs)
+
+
+def test_a_residual_head_changes_the_choice_where_its_logits_outweigh_the_prior():
+    """The network's logits are added to the prior's: a large logit on one legal action that
+    the expert ranks below another makes it the choice."""
+    hand = Match(RuleSet.preset("standard"), "resid/turn", windows=False).hand
+    seat = hand.to_act()[0]
+    while len(hand.legal_actions(seat)) < 3:
+        hand.apply(hand.legal_actions(seat)[0])
+        seat = hand.to_act()[0]
+    obs, legal = observe(hand, seat), hand.legal_actions(seat)
+    expert = ExpertAgent().act(obs, legal)
+    net = residual_net(5)
+    agent = PolicyAgent(net)
+    mapped, masked, _ = agent.evaluate(obs, legal)
+    other = next(i for i, a in mapped.items() if a != expert)
+    assert mapped[int(np.argmax(masked))] == expert
+    net.pi[1][other] = 100.0
+    assert PolicyAgent(net).act(obs, legal) == mapped[other]
+
+
+@pytest.mark.parametrize("prior, words", [
+    ({"bot": "heuristic", "pick": 3.0, "ev": 0.5}, "meta.prior must be"),
+    ({"bot": "expert", "pick": "3", "ev": 0.5}, "pick and ev must be finite numbers"),
+    ({"bot": "expert", "pick": 3.0}, "pick and ev must be finite numbers"),
+    ("expert", "meta.prior must be"),
+])
+def test_a_bad_prior_is_one_clear_error_naming_the_file(tmp_path, prior, words):
+    net = residual_net()
+    net.meta = {"prior": prior}
+    net.save(tmp_path / "bad.npz")
+    with pytest.raises(PolicyError, match=words) as err:
+        PolicyNet.load(tmp_path / "bad.npz")
+    assert str(tmp_path / "bad.npz") in str(err.value)

@@ -12,6 +12,9 @@ A *policy file* is a ``.npz`` of ``float32`` arrays and one JSON string:
   (:mod:`kawuxing.envs.actions`); ``v_w, v_b``: ``(H, 1)``, ``(1,)``: the value head, the
   seat's expected score change over the hand (base units).
 
+``meta`` may hold ``"prior"``: the network's logits are then added to the expert's ranking
+(a residual policy, :mod:`kawuxing.agents.prior`).
+
 The input is the observation tensor of :mod:`kawuxing.envs.tensors` flattened: ``encoding``
 1 is the 102 × 30 planes documented there (3,060 inputs); ``encoding`` 2 adds the 5 × 30 shape
 features :mod:`kawuxing.envs.features` derives from them (3,210 inputs).
@@ -37,6 +40,8 @@ from ..envs.features import shape_features
 from ..envs.tensors import SHAPE, observation_tensor
 from ..envs.views import seat_shown
 from ..tiles import NUM_KINDS
+from .expert import ExpertAgent
+from .prior import Prior
 
 FORMAT = "kawuxing-policy"
 FEATURES = SHAPE[0] * SHAPE[1]  # 3,060: the planes of kawuxing.envs.tensors, flattened
@@ -72,6 +77,11 @@ class PolicyNet:
     pi: tuple[np.ndarray, np.ndarray]
     value: tuple[np.ndarray, np.ndarray]
     meta: dict = field(default_factory=dict)
+
+    @property
+    def prior(self) -> Prior | None:
+        """The expert's ranking added to the logits (:mod:`.prior`), or None."""
+        return Prior.from_meta(self.meta)
 
     @property
     def encoding(self) -> int:
@@ -161,6 +171,10 @@ class PolicyNet:
                 raise PolicyError(f"{name}: {key} must hold finite floats")
             return a.astype(np.float32)
 
+        try:
+            Prior.from_meta(meta, name)
+        except ValueError as exc:
+            raise PolicyError(str(exc)) from None
         sizes = [INPUTS[encoding]] + widths
         hidden = [(get(f"w{i}", (sizes[i], sizes[i + 1])), get(f"b{i}", (sizes[i + 1],)))
                   for i in range(len(widths))]
@@ -175,12 +189,16 @@ class PolicyAgent:
     seat's Observation (:func:`~kawuxing.envs.tensors.observation_tensor`, the env's), the
     legal action of highest logit (ties: the lowest index). Its own 亮倒 tiles (row 10) come
     from the face-down triplets of its own declaring discard (R8.6); an agent that did not see
-    its declaration (taken over mid-hand) counts none face down."""
+    its declaration (taken over mid-hand) counts none face down. A network with a prior adds
+    the expert's ranking of the same Observation to its logits (:mod:`.prior`)."""
 
     def __init__(self, net: PolicyNet, seed: int | str | None = None, name: str = "policy"
                  ) -> None:
         self.net = net
         self.name = name
+        self.prior = net.prior
+        self._expert = ExpertAgent(seed) if self.prior else None
+        self._after_kong = False
         self._face_down: tuple[int, ...] | None = None
         self._wall = -1
 
@@ -200,10 +218,14 @@ class PolicyAgent:
         masked = np.full(NUM_ACTIONS, -np.inf, np.float32)
         keys = list(mapped)
         masked[keys] = logits[0, keys]
+        if self.prior:
+            masked[keys] += self.prior.logits(obs, mapped, self._after_kong)[keys]
         return mapped, masked, float(value[0])
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
         """The legal action of highest logit (the only one when there is one)."""
+        if self._expert:
+            self._after_kong = self._expert.after_kong(obs)  # at every decision (R9.1)
         if len(legal) == 1:
             chosen = legal[0]
         else:

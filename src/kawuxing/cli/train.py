@@ -32,6 +32,7 @@ def train(
     rl_gate_every: Annotated[int, typer.Option("--rl-gate-every", help="self-play iterations between gates")] = 150,
     rl_lr: Annotated[float, typer.Option("--rl-lr", help="Adam's step size in self-play")] = 3e-5,
     init: Annotated[Optional[Path], typer.Option("--init", help="start from this policy file (self-play only, no imitation; it is the first best)")] = None,
+    prior: Annotated[Optional[str], typer.Option("--prior", help="with --init: 'expert' adds the expert's ranking to the network's logits and learns a correction to it")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="continue the run in FOLDER where it stopped")] = False,
     export: Annotated[Optional[Path], typer.Option("--export", help="copy the best weights there at the end (a policy file)")] = None,
 ) -> None:
@@ -70,6 +71,9 @@ def train(
                 raise ValueError("--init: say how many self-play iterations (--rl-iterations)")
             if not init.is_file():
                 raise ValueError(f"--init {init}: no such file")
+        if prior is not None and (prior != "expert" or init is None):
+            raise ValueError(f"--prior {prior!r}: 'expert', with --init (a residual on the "
+                             f"expert's ranking)")
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"{folder}: not a folder")
         if export is not None and export.is_dir():
@@ -84,7 +88,7 @@ def train(
                        gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
                        rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,
                        encoding=encoding, ppo=PPOConfig(lr=rl_lr),
-                       init=None if init is None else str(init.resolve()))
+                       init=None if init is None else str(init.resolve()), prior=prior)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
                   disable=not err.is_terminal) as bar:

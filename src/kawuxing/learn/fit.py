@@ -103,16 +103,21 @@ class Trainer:
         self.v = [np.zeros_like(p) for p in self.params]
         self.steps = 0
 
-    def forward(self, x: np.ndarray, mask: np.ndarray
+    def forward(self, x: np.ndarray, mask: np.ndarray, prior: np.ndarray | None = None
                 ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
         """The layers' activations, the softmax over the legal actions ``(B, 584)`` and the
-        value head ``(B,)`` (training units), for :meth:`backward`."""
+        value head ``(B,)`` (training units), for :meth:`backward`. ``prior``: ``(B, 584)``
+        logits added to the network's (:mod:`kawuxing.agents.prior`; constants, no
+        gradient)."""
         net = self.net
         acts = [x * net.in_scale]
         for w, b in net.hidden:
             acts.append(np.maximum(acts[-1] @ w + b, 0.0))
         h = acts[-1]
-        z = np.where(mask, h @ net.pi[0] + net.pi[1], -1e9)
+        logits = h @ net.pi[0] + net.pi[1]
+        if prior is not None:
+            logits += prior
+        z = np.where(mask, logits, -1e9)
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)

@@ -8,7 +8,9 @@ R6.6-R11; undiscounted: a hand is short and ends, R10); a decision enters traini
 hand has ended (hands run on across iterations, so no return is cut short). The advantage is
 the return less the value head's estimate, normalised over the batch; the loss is PPO's
 clipped surrogate, the value's squared error and an entropy bonus (:class:`PPOConfig`).
-The network reads only each seat's own planes (R13); no privileged input.
+The network reads only each seat's own planes (R13); no privileged input. A network with a
+prior (:mod:`kawuxing.agents.prior`) adds the expert's ranking of each decision, computed from
+the deciding seat's Observation, to its logits, and learns a correction to it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..engine.observation import observe
+from ..engine.state import TURN
+from ..envs.actions import NUM_ACTIONS
 from ..envs.vector import VectorEnv
 from .fit import VALUE_SCALE, Trainer
 
@@ -51,20 +56,23 @@ class SelfPlay:
         self.env = VectorEnv(config.envs, rules, seed=config.seed)
         self.rng = np.random.default_rng(config.seed)
         self.obs, self.mask, self.seat = self.env.reset()
+        self.prior = trainer.net.prior
         # per hand: the decisions not yet finished: [x int8-able, mask, action, logp, value,
-        # seat, return so far]
+        # seat, return so far, prior logits or None]
         self.pending: list[list[list]] = [[] for _ in range(config.envs)]
         self.hands = 0
 
     def rollout(self) -> dict[str, np.ndarray]:
         """Step the env ``steps`` times; the decisions of the hands that ended, as arrays
-        ``x (N, inputs)``, ``mask``, ``action``, ``logp``, ``value``, ``ret`` (base units)."""
+        ``x (N, inputs)``, ``mask``, ``action``, ``logp``, ``value``, ``ret`` (base units) and,
+        with a prior, ``prior (N, 584)``."""
         env, cfg, trainer = self.env, self.config, self.trainer
         done_rows: list[list] = []
         n = cfg.envs
         for _ in range(cfg.steps):
             x = trainer.net.inputs(self.obs)
-            _, p, value = trainer.forward(x, self.mask)
+            prior = self.prior_logits() if self.prior else None
+            _, p, value = trainer.forward(x, self.mask, prior)
             # sample from p: the first index whose cumulative probability passes a uniform
             u = self.rng.random((n, 1))
             actions = np.minimum((p.cumsum(1) < u).sum(1), p.shape[1] - 1)
@@ -72,7 +80,8 @@ class SelfPlay:
             logp = np.log(p[np.arange(n), actions] + 1e-12)
             for i in range(n):
                 self.pending[i].append([x[i].copy(), self.mask[i].copy(), int(actions[i]),
-                                        float(logp[i]), float(value[i]), int(self.seat[i]), 0.0])
+                                        float(logp[i]), float(value[i]), int(self.seat[i]), 0.0,
+                                        None if prior is None else prior[i]])
             self.obs, self.mask, self.seat, rewards, dones = env.step(actions)
             for i in range(n):
                 r = rewards[i]
@@ -85,12 +94,27 @@ class SelfPlay:
                     self.hands += 1
         if not done_rows:
             return {}
-        return {"x": np.stack([r[0] for r in done_rows]),
-                "mask": np.stack([r[1] for r in done_rows]),
-                "action": np.array([r[2] for r in done_rows]),
-                "logp": np.array([r[3] for r in done_rows], np.float32),
-                "value": np.array([r[4] for r in done_rows], np.float32),
-                "ret": np.array([r[6] for r in done_rows], np.float32)}
+        batch = {"x": np.stack([r[0] for r in done_rows]),
+                 "mask": np.stack([r[1] for r in done_rows]),
+                 "action": np.array([r[2] for r in done_rows]),
+                 "logp": np.array([r[3] for r in done_rows], np.float32),
+                 "value": np.array([r[4] for r in done_rows], np.float32),
+                 "ret": np.array([r[6] for r in done_rows], np.float32)}
+        if self.prior is not None:
+            batch["prior"] = np.stack([r[7] for r in done_rows])
+        return batch
+
+    def prior_logits(self) -> np.ndarray:
+        """``float32 (n, 584)``: the prior logits of every hand's deciding seat, from its
+        Observation (R13); ``after_kong`` from the seat's own last move (R9.1)."""
+        env = self.env
+        out = np.empty((env.num_envs, NUM_ACTIONS), np.float32)
+        for i, hand in enumerate(env.hands):
+            seat = int(self.seat[i])
+            after_kong = (hand.phase == TURN and hand.current == seat
+                          and hand.seats[seat].kong_turn)
+            out[i] = self.prior.logits(observe(hand, seat), env.legal_actions(i), after_kong)
+        return out
 
     def update(self, batch: dict[str, np.ndarray]) -> dict[str, float]:
         """PPO's epochs over ``batch``; returns the mean policy loss, value loss, entropy,
@@ -106,7 +130,8 @@ class SelfPlay:
             for start in range(0, n, cfg.minibatch):
                 rows = order[start:start + cfg.minibatch]
                 b = len(rows)
-                acts, p, value = trainer.forward(batch["x"][rows], batch["mask"][rows])
+                prior = batch["prior"][rows] if "prior" in batch else None
+                acts, p, value = trainer.forward(batch["x"][rows], batch["mask"][rows], prior)
                 a = batch["action"][rows]
                 idx = np.arange(b)
                 logp = np.log(p[idx, a] + 1e-12)

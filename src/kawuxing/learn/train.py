@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from ..agents.policy import ENCODING, PolicyNet
+from ..agents.prior import Prior
 from ..arena import run_arena
 from ..rules import RuleSet
 from .fit import (VALUE_SCALE, FitConfig, Trainer, agreement, features, init_net, input_scale,
@@ -54,7 +55,10 @@ class RunConfig:
     every ``rl_gate_every``; ``encoding``: what the network reads (1 the planes, 2 the planes
     and the shape features, :mod:`kawuxing.agents.policy`); ``init``: a policy file the run
     starts from instead of imitation (``epochs`` 0: self-play only; the file is the first
-    ``best``, so the first gate is against it; Adam starts afresh)."""
+    ``best``, so the first gate is against it; Adam starts afresh); ``prior``: with ``init``,
+    ``"expert"`` adds the expert's ranking to the network's logits and zeroes its policy
+    head, so the run starts from the expert's play and learns a correction
+    (:mod:`kawuxing.agents.prior`; the hidden layers and the value head are ``init``'s)."""
 
     hands: int = 30000
     teacher: str = "expert"
@@ -70,6 +74,7 @@ class RunConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig)
     encoding: int = ENCODING
     init: str | None = None
+    prior: str | None = None
 
     def to_json(self) -> dict:
         """The config as JSON."""
@@ -177,7 +182,10 @@ class _Run:
         ``figures`` with the gate's result and the training time, redraw the curve."""
         config, folder = self.config, self.folder
         best = folder / "best.npz"
-        net = self.trainer.net_for_play({"config": config.to_json(), "figures": figures})
+        meta = {"config": config.to_json(), "figures": figures}
+        if self.trainer.net.prior:
+            meta["prior"] = self.trainer.net.prior.to_meta()
+        net = self.trainer.net_for_play(meta)
         candidate = folder / "candidate.npz"
         net.save(candidate)
         net.save(folder / "last.npz")
@@ -304,8 +312,10 @@ class _Run:
 
 def start(folder: Path, init: Path, config: RunConfig) -> None:
     """Seed a new run's folder with the policy file ``init`` (its ``last`` and its first
-    ``best``). Raises ``ValueError`` when ``init`` is not a policy file of the run's encoding
-    and hidden widths, or when the run has imitation epochs too."""
+    ``best``; with ``config.prior`` the expert's ranking added and the policy head zeroed,
+    unless ``init`` has a prior already: a residual goes on as it is).
+    Raises ``ValueError`` when ``init`` is not a policy file of the run's encoding and hidden
+    widths, or when the run has imitation epochs too."""
     if config.epochs:
         raise ValueError("a run from a policy file has no imitation epochs (--epochs 0)")
     net = PolicyNet.load(init)  # PolicyError (a ValueError) names the file and the fault
@@ -313,6 +323,12 @@ def start(folder: Path, init: Path, config: RunConfig) -> None:
     if net.encoding != config.encoding or widths != list(config.fit.hidden):
         raise ValueError(f"{init}: encoding {net.encoding}, hidden {widths}; the run wants "
                          f"encoding {config.encoding}, hidden {list(config.fit.hidden)}")
+    if config.prior and net.prior is None:  # (a residual already is one: it goes on)
+        net.pi = (np.zeros_like(net.pi[0]), np.zeros_like(net.pi[1]))
+        net.meta = net.meta | {"prior": Prior().to_meta()}
+        net.save(folder / "last.npz")
+        net.save(folder / "best.npz")
+        return
     for name in ("last.npz", "best.npz"):
         (folder / name).write_bytes(init.read_bytes())
 

@@ -163,11 +163,18 @@ class ExpertAgent:
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
         """The first action of :func:`agent_choices` for ``legal``."""
-        if obs.wall_left > self._wall:  # a new hand
-            self._kongs = 0
-        kongs = sum(1 for kind, _ in obs.melds[obs.seat] if kind != MELD_PUNG)
-        after_kong = obs.phase == TURN and obs.turn == obs.seat and kongs > self._kongs
-        self._kongs, self._wall = kongs, obs.wall_left
+        after_kong = self.after_kong(obs)
         if len(legal) == 1:
             return legal[0]
         return agent_choices(obs, legal, after_kong, params=self.params)[0].action
+
+    def after_kong(self, obs: Observation) -> bool:
+        """Whether this decision is the seat's turn right after its own kong (杠上炮,
+        杠上开花, R9.1): it has more kongs than at its previous decision of the hand. Call it
+        at every decision (it keeps the count)."""
+        if obs.wall_left > self._wall:  # a new hand
+            self._kongs = 0
+        kongs = sum(1 for kind, _ in obs.melds[obs.seat] if kind != MELD_PUNG)
+        after = obs.phase == TURN and obs.turn == obs.seat and kongs > self._kongs
+        self._kongs, self._wall = kongs, obs.wall_left
+        return after
