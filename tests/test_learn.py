@@ -158,15 +158,16 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     (["--init", "pyproject.toml", "--rl-iterations", "2", "--epochs", "3"],
      "--init starts from a policy file: no imitation epochs"),
     (["--init", "pyproject.toml", "--rl-iterations", "2"], "not a policy file"),
-    (["--prior", "expert"], "--prior 'expert': 'expert', with --init"),
+    (["--prior", "expert"], "--prior needs --init POLICY"),
     (["--prior", "heuristic", "--init", "pyproject.toml", "--rl-iterations", "2"],
-     "--prior 'heuristic': 'expert', with --init"),
+     "--prior 'heuristic': the one prior is 'expert'"),
 ])
 def test_train_refuses_bad_input_with_one_line(tmp_path, args, words):
     done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(tmp_path / "r"),
                            *args], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and words in done.stderr
+    assert not (tmp_path / "r").exists()  # a refused run leaves no folder behind
 
 
 def test_resume_of_a_folder_whose_config_is_not_a_runs_is_one_error_line(tmp_path):

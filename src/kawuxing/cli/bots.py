@@ -55,8 +55,9 @@ def hint(
         fail(f"more than four of {', '.join(bad)} between the hand, melds and --visible")
     size = sum(counts) + 3 * len(melds)
     if size not in (13, 14):
-        fail(f"{sum(counts)} tiles with {len(melds)} melds: give 14 - 3 per meld to rank "
-              "discards, or 13 - 3 per meld to see the waits")
+        melds_n = f"{len(melds)} meld" + ("" if len(melds) == 1 else "s")
+        fail(f"{sum(counts)} tiles with {melds_n}: give 14 - 3 per meld to rank discards, or "
+             "13 - 3 per meld to see the waits")
     if size == 13:
         sh, eff = effective_tiles(counts, len(melds), total, kinds_for_suits(ruleset.suits))
         waits = wait_values(counts, melds, total, ruleset) if sh == 0 else []

@@ -71,9 +71,10 @@ def train(
                 raise ValueError("--init: say how many self-play iterations (--rl-iterations)")
             if not init.is_file():
                 raise ValueError(f"--init {init}: no such file")
-        if prior is not None and (prior != "expert" or init is None):
-            raise ValueError(f"--prior {prior!r}: 'expert', with --init (a residual on the "
-                             f"expert's ranking)")
+        if prior is not None and prior != "expert":
+            raise ValueError(f"--prior {prior!r}: the one prior is 'expert' (its ranking)")
+        if prior is not None and init is None and not resume:
+            raise ValueError("--prior needs --init POLICY: the network the residual starts from")
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"{folder}: not a folder")
         if export is not None and export.is_dir():
@@ -108,5 +109,7 @@ def train(
     best = folder / "best.npz"
     if export is not None and best.exists():
         export.write_bytes(best.read_bytes())
-    out.print(f"best weights: {best if best.exists() else 'none passed a gate'}; "
-              f"last epoch: {last.get('epoch')}", highlight=False, markup=False)
+    stage = (f"last self-play iteration: {last['iteration']}" if "iteration" in last
+             else f"last epoch: {last.get('epoch')}")
+    out.print(f"best weights: {best if best.exists() else 'none passed a gate'}; {stage}",
+              highlight=False, markup=False)

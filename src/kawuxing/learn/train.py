@@ -342,7 +342,6 @@ def run(folder: Path, config: RunConfig | None = None, resume: bool = False,
     news; ``progress(task, done, total)``; ``epochs``, ``rl_iterations``: on resume, new
     totals (saved in ``config.json``). Raises ``FileExistsError`` for a new run in a folder
     that holds one, ``FileNotFoundError`` to resume a folder that holds none."""
-    folder.mkdir(parents=True, exist_ok=True)
     config_path = folder / "config.json"
     if resume:
         if not config_path.exists():
@@ -362,8 +361,15 @@ def run(folder: Path, config: RunConfig | None = None, resume: bool = False,
         if config_path.exists():
             raise FileExistsError(f"{folder}: holds a run already (resume it with --resume)")
         config = config or RunConfig()
+        made = not folder.exists()
+        folder.mkdir(parents=True, exist_ok=True)
         if config.init:
-            start(folder, Path(config.init), config)
+            try:
+                start(folder, Path(config.init), config)
+            except ValueError:
+                if made:  # nothing of a run is left behind by a refused start
+                    folder.rmdir()
+                raise
         config_path.write_text(json.dumps({"config": config.to_json(), "commit": commit(),
                                            "started": time.strftime("%Y-%m-%d %H:%M:%S")},
                                           indent=1))
