@@ -80,10 +80,13 @@ def test_bad_policy_files_are_one_clear_error(tmp_path):
         "nan.npz": (dict(good, pi_b=np.full(NUM_ACTIONS, np.nan, np.float32)),
                     "pi_b must hold finite floats"),
         "nometa.npz": ({k: v for k, v in good.items() if k != "meta"}, "no 'meta' entry"),
+        "folder": ("dir", "a folder, not a policy file"),
     }
     for name, (content, words) in cases.items():
         path = tmp_path / name
-        if isinstance(content, bytes):
+        if content == "dir":
+            path.mkdir()
+        elif isinstance(content, bytes):
             path.write_bytes(content)
         elif content is not None:
             np.savez(path, **content)

@@ -128,6 +128,8 @@ class PolicyNet:
         unreadable file, another format or encoding version, or an array of the wrong
         shape."""
         path = Path(path)
+        if path.is_dir():
+            raise PolicyError(f"{path}: a folder, not a policy file (an .npz archive of arrays)")
         if path.is_file() and not zipfile.is_zipfile(path):
             raise PolicyError(f"{path}: not a policy file (an .npz archive of arrays)")
         try:
