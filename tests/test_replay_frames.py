@@ -23,7 +23,7 @@ from kawuxing.engine.views import (events_for_seat, running_totals, seat_view, s
 from kawuxing.records import PUBLIC, hand_record, replay, replay_frames
 from kawuxing.rules import RuleSet
 from kawuxing.shapes import waits
-from kawuxing.tiles import COPIES, format_tiles, kinds_for_suits, parse_tiles, tile_str
+from kawuxing.tiles import COPIES, format_tiles, kinds_for_suits, tile_str
 from helpers import KIND, make_wall, tiles_in_view, visible_tiles
 
 CONFIGS = [("standard", {}), ("app", {}), ("standard", {"declare_hide_triplets": True}),

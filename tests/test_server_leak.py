@@ -49,7 +49,7 @@ from kawuxing.server.db import Store
 from kawuxing.server.manager import RoomManager
 from kawuxing.server.testing import choose
 from kawuxing.tiles import format_tiles, tile_str
-from helpers import KIND, option_values, tiles_in_view, visible_tiles
+from helpers import option_values, tiles_in_view, visible_tiles
 
 HANDS = int(os.environ.get("KAWUXING_LEAK_HANDS", "400"))
 HANDS_PER_ROOM = 8
