@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from kawuxing.cli import app
 from kawuxing.engine import Hand, IllegalAction, Match, new_wall
 from kawuxing.engine.views import seat_view, table_view
-from kawuxing.records import hand_record, read_record, replay, write_record
+from kawuxing.records import hand_record, read_record, replay, replay_frames, write_record
 from kawuxing.rules import RuleSet
 
 
@@ -89,8 +89,11 @@ def test_replay_refuses_bad_records_and_steps():
         replay({"format": "other"})
     bad = json.loads(json.dumps(record))
     bad["actions"] = [[1, "discard", "5p"]]  # seat 1 is not in turn
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"^actions\[0\]: seat 1 discard 5p: ") as err:
         replay(bad)
+    assert err.value.where == "actions[0]" and err.value.rule.startswith("R")
+    with pytest.raises(IllegalAction, match=r"^actions\[0\]: "):  # the replay page's path too
+        replay_frames(bad, 0)
 
 
 def test_replay_cli_shows_one_seat_or_everything(tmp_path):

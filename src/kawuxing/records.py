@@ -29,7 +29,7 @@ import json
 from pathlib import Path
 
 from .engine import Hand
-from .engine.actions import action_from_json
+from .engine.actions import IllegalAction, action_from_json
 from .engine.views import (events_for_seat, hand_result, seat_view, spectator_view,
                            table_events, table_view)
 from .rules import RuleSet
@@ -89,8 +89,18 @@ def replay(record: dict, step: int | None = None) -> Hand:
                 dice=None if dice is None else tuple(dice),
                 base_factor=record.get("base_factor", 1))
     for i, raw in enumerate(actions[:step]):
-        hand.apply(action_from_json(raw, f"actions[{i}]"))
+        _apply(hand, raw, i)
     return hand
+
+
+def _apply(hand: Hand, raw: object, i: int) -> None:
+    """Apply the record's ``actions[i]``; an action the rules refuse is an
+    :class:`IllegalAction` that names ``actions[i]`` (the hand untouched)."""
+    action = action_from_json(raw, f"actions[{i}]")
+    try:
+        hand.apply(action)
+    except IllegalAction as exc:
+        raise IllegalAction(exc.action, exc.reason, exc.rule, f"actions[{i}]") from None
 
 
 TABLE, PUBLIC = "table", "public"  # the perspectives of replay_frames besides a seat 0-2
@@ -148,7 +158,7 @@ def replay_frames(record: dict, perspective: int | str | None = TABLE) -> dict:
     frames = [frame(0, 0)]
     for i, raw in enumerate(actions):
         since = len(hand.events)
-        hand.apply(action_from_json(raw, f"actions[{i}]"))
+        _apply(hand, raw, i)
         frames.append(frame(i + 1, since))
     if table and not hand.ended:
         raise ValueError("the whole table is shown only for an ended hand: the record's "

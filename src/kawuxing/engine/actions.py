@@ -114,10 +114,13 @@ def action_from_json(raw: object, where: str = "action") -> Action:
 
 class IllegalAction(ValueError):
     """An action the rules refuse at this moment. ``rule`` names the RULES.md rule; the state
-    of the hand is exactly as it was before the action was offered."""
+    of the hand is exactly as it was before the action was offered. ``where``: where the
+    action came from, put first in the message (a record's ``actions[12]``)."""
 
-    def __init__(self, action: Action, reason: str, rule: str) -> None:
-        super().__init__(f"{action}: {reason} ({rule})")
+    def __init__(self, action: Action, reason: str, rule: str, where: str | None = None
+                 ) -> None:
+        super().__init__((f"{where}: " if where else "") + f"{action}: {reason} ({rule})")
         self.action = action
         self.reason = reason
         self.rule = rule
+        self.where = where
