@@ -12,6 +12,19 @@ export function el(tag, cls, text) {
   return e;
 }
 
+/**
+ * A table with one header row: tableEl('hands', ['When', 'Hand']) -> {table, body}; the th
+ * cells hold the headings as text, ``body`` (the tbody, already in the table) takes the rows.
+ */
+export function tableEl(cls, headings) {
+  const table = el('table', cls);
+  const head = el('tr');
+  for (const h of headings) head.appendChild(el('th', null, h));
+  table.appendChild(el('thead')).appendChild(head);
+  const body = table.appendChild(el('tbody'));
+  return { table, body };
+}
+
 const HANDLERS = ['onclick', 'oninput', 'onchange'];
 
 /** The key a child pairs by: its tag and data-key, or its tag and place among the siblings of

@@ -5,7 +5,7 @@
 // server (GET /api/players/{id}, GET /api/leaderboard): this file computes none.
 
 import { api } from './api.js';
-import { el } from './dom.js';
+import { el, tableEl } from './dom.js';
 import { lang, t } from './i18n.js';
 import { handsTable } from './replays.js';
 import { deltaText, ratingText } from './settle.js';
@@ -40,13 +40,7 @@ function statRow(grid, label, value, key) {
 }
 
 function matchesTable(matches) {
-  const table = el('table', 'matches');
-  const head = el('tr');
-  for (const h of ['col_when', 'col_players', 'col_scores', 'col_place', 'col_rating']) head.appendChild(el('th', null, t(h)));
-  const thead = el('thead');
-  thead.appendChild(head);
-  table.appendChild(thead);
-  const body = el('tbody');
+  const { table, body } = tableEl('matches', ['col_when', 'col_players', 'col_scores', 'col_place', 'col_rating'].map((h) => t(h)));
   for (const m of matches) {
     const tr = el('tr', 'match-row');
     tr.dataset.match = m.match_id;
@@ -68,7 +62,6 @@ function matchesTable(matches) {
     tr.appendChild(el('td', 'rating mono', r));
     body.appendChild(tr);
   }
-  table.appendChild(body);
   return table;
 }
 
@@ -228,11 +221,7 @@ function signed(x, digits = 0) {
 function versusBotsCard(rows) {
   const card = el('section', 'card vs-bots-card');
   card.appendChild(el('h3', null, t('vs_bots_title')));
-  const table = el('table', 'vs-bots');
-  const head = el('tr');
-  for (const h of ['col_bots', 'col_hands', 'col_per_hand', 'col_total']) head.appendChild(el('th', null, t(h)));
-  table.appendChild(el('thead')).appendChild(head);
-  const body = el('tbody');
+  const { table, body } = tableEl('vs-bots', ['col_bots', 'col_hands', 'col_per_hand', 'col_total'].map((h) => t(h)));
   for (const r of rows) {
     const tr = el('tr');
     tr.dataset.bots = r.bots;
@@ -242,7 +231,6 @@ function versusBotsCard(rows) {
     tr.appendChild(el('td', 'total mono', signed(r.total)));
     body.appendChild(tr);
   }
-  table.appendChild(body);
   card.appendChild(table);
   card.appendChild(el('p', 'muted', t('vs_bots_help')));
   return card;
@@ -299,13 +287,7 @@ export async function renderLeaderboard(root) {
   if (!r.ok) { box.replaceChildren(el('p', 'error', t('load_failed', { message: r.error }))); return; }
   if (!r.data.players.length) { box.replaceChildren(el('p', 'muted', t('leaderboard_empty'))); return; }
   const me = getPlayer();
-  const table = el('table', 'leaders');
-  const head = el('tr');
-  for (const h of ['col_rank', 'col_player', 'col_r', 'col_rated_games']) head.appendChild(el('th', null, t(h)));
-  const thead = el('thead');
-  thead.appendChild(head);
-  table.appendChild(thead);
-  const body = el('tbody');
+  const { table, body } = tableEl('leaders', ['col_rank', 'col_player', 'col_r', 'col_rated_games'].map((h) => t(h)));
   for (const p of r.data.players) {
     const tr = el('tr', me && me.player_id === p.player_id ? 'me' : null);
     tr.dataset.player = p.player_id;
@@ -319,7 +301,6 @@ export async function renderLeaderboard(root) {
     tr.appendChild(el('td', 'games', String(p.rated_games)));
     body.appendChild(tr);
   }
-  table.appendChild(body);
   box.replaceChildren(table);
 }
 
@@ -334,11 +315,7 @@ async function botBoards(box) {
     const section = el('section', 'bot-board');
     section.dataset.bots = board.bots;
     section.appendChild(el('h4', null, t('vs_bots_board', { level: botsLabel(board.bots) })));
-    const table = el('table', 'leaders');
-    const head = el('tr');
-    for (const h of ['col_rank', 'col_player', 'col_per_hand', 'col_hands']) head.appendChild(el('th', null, t(h)));
-    table.appendChild(el('thead')).appendChild(head);
-    const body = el('tbody');
+    const { table, body } = tableEl('leaders', ['col_rank', 'col_player', 'col_per_hand', 'col_hands'].map((h) => t(h)));
     for (const p of board.players.slice(0, 50)) {
       const tr = el('tr', me && me.player_id === p.player_id ? 'me' : null);
       tr.dataset.player = p.player_id;
@@ -350,7 +327,6 @@ async function botBoards(box) {
       tr.appendChild(el('td', 'hands mono', String(p.hands)));
       body.appendChild(tr);
     }
-    table.appendChild(body);
     section.appendChild(table);
     box.appendChild(section);
   }

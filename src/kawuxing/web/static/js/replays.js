@@ -2,7 +2,7 @@
 // the server keeps (GET /api/hands), newest first; each row opens the hand's replay (replay.js).
 
 import { api } from './api.js';
-import { el } from './dom.js';
+import { el, tableEl } from './dom.js';
 import { lang, t } from './i18n.js';
 import { playerName } from './seats.js';
 import { getPlayer } from './store.js';
@@ -26,13 +26,7 @@ function resultSummary(result, names) {
  * began, not by its id. Each row opens the hand's replay.
  */
 export function handsTable(hands, matches) {
-  const table = el('table', 'hands');
-  const head = el('tr');
-  for (const h of ['col_when', 'col_match_started', 'col_hand', 'col_players', 'col_result', 'col_scores']) head.appendChild(el('th', null, t(h)));
-  const thead = el('thead');
-  thead.appendChild(head);
-  table.appendChild(thead);
-  const body = el('tbody');
+  const { table, body } = tableEl('hands', ['col_when', 'col_match_started', 'col_hand', 'col_players', 'col_result', 'col_scores'].map((h) => t(h)));
   for (const h of hands) {
     const tr = el('tr', 'replay-row');
     tr.dataset.match = h.match_id;
@@ -57,7 +51,6 @@ export function handsTable(hands, matches) {
     tr.addEventListener('click', (ev) => { if (ev.target.tagName !== 'A') location.hash = a.getAttribute('href'); });
     body.appendChild(tr);
   }
-  table.appendChild(body);
   return table;
 }
 

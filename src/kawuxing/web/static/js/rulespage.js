@@ -7,7 +7,7 @@
 // (rulegroups.js). Labels, defaults and the presets come from GET /api/rules: this file decides
 // nothing about what a rule does or what a hand is worth.
 
-import { el } from './dom.js';
+import { el, tableEl } from './dom.js';
 import { lang, t } from './i18n.js';
 import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
 import { meldEl } from './settle.js';
@@ -35,17 +35,11 @@ function row(option, value, presetValue, withStandard) {
 }
 
 function table(rows, cls, withStandard) {
-  const tbl = el('table', `rules-table ${cls}`);
-  const head = el('tr');
   const cols = withStandard ? ['rules_col_option', 'rules_col_room', 'rules_col_standard', 'rules_col_rule']
     : ['rules_col_option', 'rules_col_room', 'rules_col_rule'];
-  for (const h of cols) head.appendChild(el('th', null, t(h)));
-  const thead = el('thead');
-  thead.appendChild(head);
-  const body = el('tbody');
+  const { table, body } = tableEl(`rules-table ${cls}`, cols.map((h) => t(h)));
   body.append(...rows);
-  tbl.append(thead, body);
-  return tbl;
+  return table;
 }
 
 /** How the example was won, in words: 自摸 / 点炮 / 抢杠, after a kong, the last tile, 亮倒. */

@@ -5,7 +5,7 @@
 // chart of the running scores hand by hand (inline SVG).
 
 import { scoreChart } from './chart.js';
-import { el } from './dom.js';
+import { el, tableEl } from './dom.js';
 import { lang, t, transferText } from './i18n.js';
 import { tileEl, tileRow } from './tiles.js';
 import { parseTiles } from './notation.js';
@@ -164,13 +164,7 @@ function transfersEl(ctx) {
     box.appendChild(el('p', 'muted', t('no_transfers')));
     return box;
   }
-  const table = el('table', 'transfers');
-  const head = el('tr');
-  for (const h of ['payer', 'payee', 'amount', 'reason']) head.appendChild(el('th', null, t('col_' + h)));
-  const thead = el('thead');
-  thead.appendChild(head);
-  table.appendChild(thead);
-  const body = el('tbody');
+  const { table, body } = tableEl('transfers', ['payer', 'payee', 'amount', 'reason'].map((h) => t('col_' + h)));
   // pattern keys of a winner's hand -> their names (value.patterns of that winner)
   const names = (payee) => (keys) => keys.map((k) => {
     const value = result.values[String(payee)];
@@ -192,7 +186,6 @@ function transfersEl(ctx) {
     row.appendChild(why);
     body.appendChild(row);
   }
-  table.appendChild(body);
   box.appendChild(table);
   return box;
 }
