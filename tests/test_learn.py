@@ -144,6 +144,36 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
         in wider.stderr
 
 
+def test_self_play_against_a_bot_trains_only_the_networks_seat():
+    """``PPOConfig.opponents``: the network plays one seat of each hand (drawn in turn at
+    each deal), the bot the other two; only the network's decisions are in the batch, and
+    their returns are that seat's score changes (base units)."""
+    from kawuxing.learn.ppo import PPOConfig, SelfPlay
+
+    trainer = Trainer(init_net([16], 2, seed=1), FitConfig(hidden=[16], seed=1))
+    mine, theirs = [], []
+    play = SelfPlay(trainer, PPOConfig(envs=3, steps=60, opponents="heuristic:1", seed=4),
+                    "standard")
+    assert list(play.learner) == [0, 1, 2]
+    assert [[b is None for b in bots] for bots in play.bots] == [
+        [True, False, False], [False, True, False], [False, False, True]]
+    assert {type(b).__name__ for bots in play.bots for b in bots if b} == {"HeuristicAgent"}
+    step = play.env.step
+
+    def counting(actions):  # who decided each step, before the env moves on
+        for i in range(3):
+            (mine if play.seat[i] == play.learner[i] else theirs).append(i)
+        return step(actions)
+
+    play.env.step = counting
+    batch = play.rollout()
+    assert play.hands > 0 and len(batch["action"]) > 0
+    assert len(mine) + len(theirs) == 3 * 60 and len(theirs) > len(mine)
+    assert len(batch["action"]) <= len(mine)  # (a hand still running is not in the batch)
+    assert play.dealt == 3 + play.hands  # a new network seat for every hand dealt
+    assert batch["mask"][np.arange(len(batch["action"])), batch["action"]].all()
+
+
 @pytest.mark.parametrize("args, words", [
     (["--hidden", "0"], "--hidden '0': layer widths"),
     (["--epochs", "0"], "--epochs must be at least 1, got 0"),
@@ -159,6 +189,7 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
      "--init starts from a policy file: no imitation epochs"),
     (["--init", "pyproject.toml", "--rl-iterations", "2"], "not a policy file"),
     (["--prior", "expert"], "--prior needs --init POLICY"),
+    (["--rl-opponents", "nobody"], "unknown bot 'nobody'"),
     (["--prior", "heuristic", "--init", "pyproject.toml", "--rl-iterations", "2"],
      "--prior 'heuristic': the one prior is 'expert'"),
 ])

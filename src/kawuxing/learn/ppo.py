@@ -8,6 +8,10 @@ R6.6-R11; undiscounted: a hand is short and ends, R10); a decision enters traini
 hand has ended (hands run on across iterations, so no return is cut short). The advantage is
 the return less the value head's estimate, normalised over the batch; the loss is PPO's
 clipped surrogate, the value's squared error and an entropy bonus (:class:`PPOConfig`).
+With ``opponents`` (a bot spec, e.g. ``expert``) the network plays one seat of each hand,
+drawn at the deal, and that bot the two others, each from its own Observation (R13): only the
+network's decisions are trained, so PPO improves its play against that bot rather than
+against itself.
 The network reads only each seat's own planes (R13); no privileged input. A network with a
 prior (:mod:`kawuxing.agents.prior`) adds the expert's ranking of each decision, computed from
 the deciding seat's Observation, to its logits, and learns a correction to it.
@@ -20,6 +24,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..engine.observation import observe
+from ..agents.registry import make_agent
 from ..engine.state import TURN
 from ..envs.actions import NUM_ACTIONS
 from ..envs.vector import VectorEnv
@@ -30,7 +35,9 @@ from .fit import VALUE_SCALE, Trainer
 class PPOConfig:
     """``envs`` hands stepped together; ``steps`` env steps an iteration; ``epochs`` passes
     over each batch in minibatches of ``minibatch``; ``lr``; ``clip`` (PPO's ε); ``entropy``
-    and ``value_weight``: the weights of the entropy bonus and of the value loss; ``seed``."""
+    and ``value_weight``: the weights of the entropy bonus and of the value loss; ``seed``;
+    ``opponents``: a bot spec that plays the two seats of each hand the network does not (None:
+    self-play, the network in every seat)."""
 
     envs: int = 64
     steps: int = 48
@@ -41,6 +48,7 @@ class PPOConfig:
     entropy: float = 0.002
     value_weight: float = 0.5
     seed: int = 0
+    opponents: str | None = None
 
     def to_json(self) -> dict:
         """The config as JSON."""
@@ -57,6 +65,14 @@ class SelfPlay:
         self.rng = np.random.default_rng(config.seed)
         self.obs, self.mask, self.seat = self.env.reset()
         self.prior = trainer.net.prior
+        # with opponents: each hand's network seat and the bots of its other seats
+        self.learner = np.full(config.envs, -1, np.int64)
+        self.bots: list[list] = [[] for _ in range(config.envs)]
+        self.dealt = 0
+        if config.opponents:
+            make_agent(config.opponents)  # (an unknown spec is a ValueError now, not mid-run)
+            for i in range(config.envs):
+                self.seat_bots(i)
         # per hand: the decisions not yet finished: [x int8-able, mask, action, logp, value,
         # seat, return so far, prior logits or None]
         self.pending: list[list[list]] = [[] for _ in range(config.envs)]
@@ -79,6 +95,9 @@ class SelfPlay:
             actions = np.where(self.mask[np.arange(n), actions], actions, p.argmax(1))
             logp = np.log(p[np.arange(n), actions] + 1e-12)
             for i in range(n):
+                if cfg.opponents and self.seat[i] != self.learner[i]:
+                    actions[i] = self.bot_action(i)
+                    continue
                 self.pending[i].append([x[i].copy(), self.mask[i].copy(), int(actions[i]),
                                         float(logp[i]), float(value[i]), int(self.seat[i]), 0.0,
                                         None if prior is None else prior[i]])
@@ -92,6 +111,8 @@ class SelfPlay:
                     done_rows += self.pending[i]
                     self.pending[i] = []
                     self.hands += 1
+                    if cfg.opponents:
+                        self.seat_bots(i)
         if not done_rows:
             return {}
         batch = {"x": np.stack([r[0] for r in done_rows]),
@@ -103,6 +124,22 @@ class SelfPlay:
         if self.prior is not None:
             batch["prior"] = np.stack([r[7] for r in done_rows])
         return batch
+
+    def seat_bots(self, i: int) -> None:
+        """Hand ``i`` was dealt: draw the network's seat, give the others fresh bots."""
+        self.learner[i] = self.dealt % 3
+        self.dealt += 1
+        self.bots[i] = [None if s == self.learner[i] else
+                        make_agent(self.config.opponents, seed=f"{self.config.seed}/{self.dealt}")
+                        for s in range(3)]
+
+    def bot_action(self, i: int) -> int:
+        """The action index the bot of hand ``i``'s deciding seat chooses from its
+        Observation (R13)."""
+        env, seat = self.env, int(self.seat[i])
+        legal = env.legal_actions(i)
+        chosen = self.bots[i][seat].act(observe(env.hands[i], seat), list(legal.values()))
+        return next(k for k, a in legal.items() if a == chosen)
 
     def prior_logits(self) -> np.ndarray:
         """``float32 (n, 584)``: the prior logits of every hand's deciding seat, from its
