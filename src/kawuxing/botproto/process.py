@@ -58,10 +58,12 @@ class BotProcess:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self.outbox: queue.Queue[str | None] = queue.Queue()
-        readers = (self._read_stdout, self._write) if show_stderr else (
-            self._read_stdout, self._read_stderr, self._write)
-        for target in readers:
-            threading.Thread(target=target, daemon=True).start()
+        self._stderr_reader = None if show_stderr else threading.Thread(
+            target=self._read_stderr, daemon=True)
+        for thread in (threading.Thread(target=self._read_stdout, daemon=True),
+                       threading.Thread(target=self._write, daemon=True), self._stderr_reader):
+            if thread is not None:
+                thread.start()
 
     def _read_stdout(self) -> None:
         for line in self.proc.stdout:
@@ -113,6 +115,8 @@ class BotProcess:
                 how = f"exit code {self.proc.wait(timeout=CLOSE_SECONDS)}"
             except subprocess.TimeoutExpired:
                 how = f"it is still running {CLOSE_SECONDS:g} s later"
+            if self._stderr_reader is not None:  # its last words may still be in the pipe
+                self._stderr_reader.join(timeout=CLOSE_SECONDS)
             said = " | ".join(self.stderr)
             raise BotError(f"the bot closed its output ({how})"
                            + (f"; its stderr ends: {said}" if said else ""))
