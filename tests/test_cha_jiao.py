@@ -1,5 +1,5 @@
 """荒庄 compensation of the towns (VARIANTS.md R10.3-R10.6, R2.3): 查叫 by
-:func:`kawuxing.cha_jiao.cha_jiao_transfers` and through the engine, the worked example of
+:func:`kawuxing.scoring.cha_jiao.cha_jiao_transfers` and through the engine, the worked example of
 R10 with its variants and exactly its numbers, ``first_declarer_2``, and the next dealer.
 Seats: A 0, B 1, C 2."""
 
@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from kawuxing.cha_jiao import DECLARED, NOT_READY, READY, cha_jiao_transfers, classes
+from kawuxing.scoring.cha_jiao import DECLARED, NOT_READY, READY, cha_jiao_transfers, classes
 from kawuxing.engine import DISCARD, PASS, Action, Hand
 from kawuxing.engine.state import SeatState
 from kawuxing.melds import Meld
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import counts_of, parse_tile, parse_tiles
-from kawuxing.transfers import CHA_JIAO, DRAW_COMPENSATION, KAN, PIAO, draw_compensation
+from kawuxing.scoring.transfers import CHA_JIAO, DRAW_COMPENSATION, KAN, PIAO, draw_compensation
 
 A_TILES = "46p 111p 123s 789s 99s"  # 亮, wait 5p: 卡五星 ×2
 B_TILES = "222p 777s 88p 99p"  # 听 with a pung of 6z: waits 8p 9p, 碰碰胡 ×2

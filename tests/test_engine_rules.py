@@ -17,7 +17,7 @@ from kawuxing.engine import (ADDED_KONG, CLAIM, CONCEALED_KONG, DISCARD, ENDED, 
 from kawuxing.engine.views import events_for_seat, seat_view
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import parse_tile, parse_tiles
-from kawuxing.transfers import KONG_KINDS
+from kawuxing.scoring.transfers import KONG_KINDS
 
 from helpers import auto_pass
 

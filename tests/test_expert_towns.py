@@ -16,7 +16,7 @@ from kawuxing.agents.expert import rank_actions
 from kawuxing.agents.expert.danger import declared_payment
 from kawuxing.agents.expert.table import CHA_JIAO_TYPICAL, Table, ready_chance
 from kawuxing.agents.expert.value import Valuer, ready_race, wait_entries
-from kawuxing.cha_jiao import DECLARED, NOT_READY, READY
+from kawuxing.scoring.cha_jiao import DECLARED, NOT_READY, READY
 from kawuxing.engine import DISCARD, Action
 from kawuxing.engine.legal import position_actions
 from kawuxing.engine.observation import Observation, position_observation

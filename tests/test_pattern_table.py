@@ -2,13 +2,13 @@
 R9.9, R9.15) has an example hand (kawuxing.patterns.EXAMPLES); scored with kawuxing.scoring
 under every preset, the example has its pattern at the × the rules give it (RULES.md R9.1,
 VARIANTS.md R9.8-R9.16), alone where it can be; ``POST /api/rules/patterns`` serves
-:func:`kawuxing.pattern_table.pattern_table` of a room's rules."""
+:func:`kawuxing.scoring.pattern_table.pattern_table` of a room's rules."""
 
 from __future__ import annotations
 
 import pytest
 
-from kawuxing.pattern_table import example_hand, pattern_table
+from kawuxing.scoring.pattern_table import example_hand, pattern_table
 from kawuxing.patterns import BY_KEY, EXAMPLES, PATTERNS
 from kawuxing.rules import ALL_PRESETS, RuleSet
 from kawuxing.scoring import score_hand

@@ -6,7 +6,7 @@ test_claim_window.py and test_server_window.py; R9.4's clarifications in test_sc
 from __future__ import annotations
 
 from kawuxing.engine import ADDED_KONG, CONCEALED_KONG, DISCARD, PUNG, WIN
-from kawuxing.payments import win_transfers
+from kawuxing.scoring.payments import win_transfers
 from kawuxing.tiles import parse_tile
 
 from test_engine_rules import act, new_hand, refuse

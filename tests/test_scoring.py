@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from kawuxing.melds import MELD_KINDS, MELD_PUNG, Meld
 from kawuxing.patterns import BY_NAME, SEVEN_PAIRS_FAMILY
 from kawuxing.rules import PRESETS, RuleSet
-from kawuxing.payments import win_transfers
+from kawuxing.scoring.payments import win_transfers
 from kawuxing.scoring import (DISCARD, ROBBING_KONG, SELF_DRAW, ScoringError, WinningHand,
                               score_hand)
 from kawuxing.tiles import DRAGON_BASE, kinds_for_suits, parse_tile, parse_tiles

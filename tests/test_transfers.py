@@ -1,4 +1,4 @@
-"""Transfers as data (kawuxing.transfers): a machine-readable ``kind`` with its parameters in
+"""Transfers as data (kawuxing.scoring.transfers): a machine-readable ``kind`` with its parameters in
 the engine, its events, the views, the records and ``kawuxing score --json``; prose only from
 ``describe`` (R6.1-R6.5, R7.2, R8.4, R9.7, R10.2, R11.1). Amounts computed by hand."""
 
@@ -19,10 +19,10 @@ from kawuxing.patterns import BY_KEY, PATTERNS, PI_HU, SCORED
 from kawuxing.records import hand_record, replay
 from kawuxing.rules import RuleSet
 from kawuxing.scoring import DISCARD as BY_DISCARD
-from kawuxing.payments import win_transfers
+from kawuxing.scoring.payments import win_transfers
 from kawuxing.scoring import SELF_DRAW, WinningHand, score_hand
 from kawuxing.tiles import parse_tile, parse_tiles
-from kawuxing.transfers import (BAO_HU, CHA_JIAO, DRAW_COMPENSATION, HAND_VALUE, HORSE, KAN,
+from kawuxing.scoring.transfers import (BAO_HU, CHA_JIAO, DRAW_COMPENSATION, HAND_VALUE, HORSE, KAN,
                                 KINDS, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, PAO_QIA_MO_BA,
                                 PIAO, Transfer, describe, draw_compensation, kong_transfers)
 

@@ -1,5 +1,5 @@
 """Town payments (VARIANTS.md R8.8-R8.10, R8.18, R11.4-R11.5, R14-R18) in the order of R18.3,
-through :func:`kawuxing.payments.win_transfers`: every option with amounts worked out by hand,
+through :func:`kawuxing.scoring.payments.win_transfers`: every option with amounts worked out by hand,
 and the worked examples of R14, R15 and R16 with exactly their numbers. Seats: A 0, B 1, C 2."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import pytest
 
 from kawuxing import scoring
 from kawuxing.melds import Meld
-from kawuxing.payments import WinTable, win_transfers
+from kawuxing.scoring.payments import WinTable, win_transfers
 from kawuxing.rules import RuleSet
 from kawuxing.scoring import DISCARD, SELF_DRAW, WinningHand, score_hand
 from kawuxing.shapes import readings
 from kawuxing.tiles import parse_tile, parse_tiles
-from kawuxing.transfers import BAO_HU, HAND_VALUE, HORSE, KAN, PAO_QIA_MO_BA, PIAO
+from kawuxing.scoring.transfers import BAO_HU, HAND_VALUE, HORSE, KAN, PAO_QIA_MO_BA, PIAO
 
 S, D = SELF_DRAW, DISCARD
 KA5 = ("46s 123p 789p 555z 11s", "5s")  # + 5s: 卡五星 ×2
@@ -313,7 +313,7 @@ JS = Path(__file__).resolve().parents[1] / "src" / "kawuxing" / "web" / "static"
 def test_town_payment_words_are_the_same_in_the_cli_and_the_browser():
     """R18.3: what a town option adds to a payment (包胡 shares, R8.8 doubling, R8.18, 上楼
     dice and base, R11.5's third 漂) and the extras are worded alike by
-    :func:`kawuxing.transfers.describe` and i18n.js ``transferText`` in English."""
+    :func:`kawuxing.scoring.transfers.describe` and i18n.js ``transferText`` in English."""
     transfers = []
     v = value(KA5, D, options={"liang_dao_doubling": "each", "piao_bao_hu": "per_share"},
               declared=True)

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from kawuxing.agents import AGENT_NAMES, bots_schema
 from kawuxing.melds import MELD_KINDS
 from kawuxing.rules import ALL_PRESETS, RuleSet, option_specs, rules_schema
-from kawuxing.transfers import KINDS, PARAMS
+from kawuxing.scoring.transfers import KINDS, PARAMS
 from kawuxing.server.app import create_app
 from kawuxing.server.config import ServerConfig
 from kawuxing.web import STATIC_DIR, mount_web

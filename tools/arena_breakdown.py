@@ -35,7 +35,7 @@ from kawuxing.engine.actions import (ADDED_KONG, CONCEALED_KONG, DISCARD, KONG, 
                                      WIN, Action)
 from kawuxing.engine.observation import observe
 from kawuxing.scoring import SELF_DRAW
-from kawuxing.transfers import (CHA_JIAO, DRAW_COMPENSATION, KONG_ADDED, KONG_CONCEALED,
+from kawuxing.scoring.transfers import (CHA_JIAO, DRAW_COMPENSATION, KONG_ADDED, KONG_CONCEALED,
                                 KONG_EXPOSED)
 
 CATEGORIES = ("won", "dealt_in", "self_draws", "kongs", "draw")

@@ -43,7 +43,7 @@ from kawuxing.engine.state import TURN
 from kawuxing.melds import MELD_PUNG
 from kawuxing.scoring import SELF_DRAW
 from kawuxing.shapes import shanten
-from kawuxing.transfers import (CHA_JIAO, DRAW_COMPENSATION, KONG_ADDED, KONG_CONCEALED,
+from kawuxing.scoring.transfers import (CHA_JIAO, DRAW_COMPENSATION, KONG_ADDED, KONG_CONCEALED,
                                 KONG_EXPOSED)
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))

@@ -8,8 +8,11 @@ Layers, each importing only from those above it (``../shared/DESIGN.md``); every
 - :mod:`kawuxing.rules`       ``RuleSet``: the RULES.md options, their schema, the presets
 - :mod:`kawuxing.melds`       declared melds (pung and the three kongs, R6)
 - :mod:`kawuxing.shapes`      win check, readings, waits, shanten — table-driven, no rules (R7.1)
-- :mod:`kawuxing.transfers`   payments as data: a ``kind`` and its parameters (R6, R9-R11)
-- :mod:`kawuxing.scoring`     patterns of a finished hand, best reading, cap, payments (R7-R11)
+- :mod:`kawuxing.scoring`     the value wing: a finished hand's patterns, best reading and cap
+                              (R7-R9); in it ``transfers`` (payments as data: a ``kind`` and its
+                              parameters), ``payments`` (who pays a winner what, R8.4, R11, R18.3),
+                              ``extras`` (horses, 坎, 跑恰摸八, R14-R16), ``cha_jiao`` (查叫, R10.3-R10.6)
+                              and ``pattern_table`` (the patterns page of a rule set)
 - :mod:`kawuxing.fairness`    the provably fair deal: commitment, entropy, wall derivation (R3.1)
 - :mod:`kawuxing.engine`      a hand and a match: legal actions, apply, events, seat views (R2-R13)
 - :mod:`kawuxing.records`     JSON game records, replay to any step, replay frames per seat

@@ -52,7 +52,7 @@ from .engine.actions import PASS, Action
 from .engine.observation import observe
 from .rules import RuleSet
 from .scoring import SELF_DRAW
-from .transfers import BAO_HU, WIN_KINDS
+from .scoring.transfers import BAO_HU, WIN_KINDS
 
 MIN_BOTS, MAX_BOTS = 2, 3
 PlayerFactory = Callable[[str], Agent]

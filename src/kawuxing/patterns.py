@@ -72,7 +72,7 @@ SEVEN_PAIRS_VALUES = {"standard": (4, 8, 16, None), "steep": (4, 8, 32, 128),
 class Example:
     """A finished hand that shows one pattern (the rules page, ``POST /api/rules/patterns``),
     in MPSZ notation with the default suits 筒 ``p`` and 条 ``s`` (another pair of suits is
-    mapped in that order, :func:`kawuxing.pattern_table.example_hand`).
+    mapped in that order, :func:`kawuxing.scoring.pattern_table.example_hand`).
 
     ``concealed``: the concealed tiles before the winning tile (13 − 3 × len(melds));
     ``melds``: ``KIND:TILE`` (:meth:`kawuxing.melds.Meld.parse`); ``win``: the winning tile;

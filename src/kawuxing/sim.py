@@ -20,7 +20,7 @@ from .engine.observation import observe
 from .records import hand_record
 from .rules import RuleSet
 from .scoring import SELF_DRAW
-from .transfers import WIN_KINDS
+from .scoring.transfers import WIN_KINDS
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from ..engine.observation import Observation
 from ..face_down import fixed_waits, pungs
 from ..melds import MELD_PUNG
 from ..tiles import kinds_for_suits
-from ..transfers import CHA_JIAO_MODES, draw_compensation
+from ..scoring.transfers import CHA_JIAO_MODES, draw_compensation
 from .hints import WaitValue, unseen
 
 FEED_UNAWARE = 0.5  # per round: a concealed opponent throws a given unseen wait copy's kind, × u/U
@@ -48,7 +48,7 @@ def kept_waits(obs: Observation, action: Action) -> list[int]:
 
 def compensation(obs: Observation, declared: bool) -> int:
     """The player's net 荒庄 compensation (units, base 1) if the hand ends drawn, declaring or
-    not, by :func:`kawuxing.transfers.draw_compensation` (the others' declarations first):
+    not, by :func:`kawuxing.scoring.transfers.draw_compensation` (the others' declarations first):
     R10.2 ``per_declarer`` (each declarer pays each non-declarer 1; all three declared: nobody
     pays), ``first_declarer`` (the first to declare pays each other player 1), R10.3
     ``first_declarer_2`` (2 each); 0 under ``none`` and 查叫 (R10.3: it depends on hands the

@@ -16,7 +16,7 @@ from ..engine import Hand
 from ..engine.views import seat_view, table_view
 from ..records import hand_record, read_record, replay as replay_record
 from ..rules import RuleSet
-from ..transfers import describe
+from ..scoring.transfers import describe
 from .common import fail, open_output, out
 
 def replay(

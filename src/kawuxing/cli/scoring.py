@@ -14,11 +14,11 @@ from rich.table import Table
 
 from ..engine.views import pattern_json
 from ..melds import Meld
-from ..payments import WinTable, win_transfers
+from ..scoring.payments import WinTable, win_transfers
 from ..scoring import DISCARD, ROBBING_KONG, SELF_DRAW, WinningHand, score_hand
 from ..shapes import shanten, waits
 from ..tiles import counts_of, format_tiles, parse_tile, parse_tiles, tile_chinese, tile_str
-from ..transfers import describe
+from ..scoring.transfers import describe
 from .common import fail, out, rules_from
 
 

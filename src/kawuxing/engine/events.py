@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from ..melds import Meld
 from ..tiles import NUM_KINDS, format_tiles, tile_rank, tile_str, tile_suit
-from ..transfers import Transfer
+from ..scoring.transfers import Transfer
 
 DEAL = "deal"
 DRAW = "draw"
@@ -115,7 +115,7 @@ def adding_kong(seat: int, tile: int) -> dict:
 
 
 def transfer(payment: Transfer) -> dict:
-    """A payment (:class:`~kawuxing.transfers.Transfer`) in its JSON form: ``kind``, ``payer``,
+    """A payment (:class:`~kawuxing.scoring.transfers.Transfer`) in its JSON form: ``kind``, ``payer``,
     ``payee``, ``amount``, ``rule`` and the kind's parameters."""
     return {"type": TRANSFER, **payment.to_json()}
 

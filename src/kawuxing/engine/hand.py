@@ -19,12 +19,12 @@ from ..face_down import PUNG as GROUP_PUNG
 from ..face_down import Group, tile_count
 from ..melds import MELD_ADDED_KONG, MELD_CONCEALED_KONG, MELD_EXPOSED_KONG, MELD_PUNG, Meld
 from ..rules import RuleSet
-from ..cha_jiao import cha_jiao_transfers
-from ..extras import horse_tiles, horse_value
-from ..payments import WinTable, everything_doubled, shang_lou_doubles, win_transfers
+from ..scoring.cha_jiao import cha_jiao_transfers
+from ..scoring.extras import horse_tiles, horse_value
+from ..scoring.payments import WinTable, everything_doubled, shang_lou_doubles, win_transfers
 from ..scoring import HandValue
 from ..tiles import COPIES, NUM_KINDS, counts_of, kinds_for_suits, tile_str, tiles_of
-from ..transfers import (CHA_JIAO_MODES, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Transfer,
+from ..scoring.transfers import (CHA_JIAO_MODES, KONG_ADDED, KONG_CONCEALED, KONG_EXPOSED, Transfer,
                          draw_compensation, kong_transfers)
 from . import events as ev
 from . import legal

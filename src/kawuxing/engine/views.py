@@ -178,7 +178,7 @@ def hand_result(hand: Hand) -> dict:
     """The settlement of an ended hand: ``result`` (``win``/``draw``), ``winners``,
     ``next_dealer`` (R2.2), ``deltas`` (base units), ``values`` (winner seat as a string ->
     :func:`value_json`) and every payment of the hand in order, ``transfers``, each in the
-    JSON form of :class:`~kawuxing.transfers.Transfer` (``kind``, ``payer``, ``payee``,
+    JSON form of :class:`~kawuxing.scoring.transfers.Transfer` (``kind``, ``payer``, ``payee``,
     ``amount``, ``rule`` and the kind's parameters)."""
     return {"result": hand.result, "winners": list(hand.winners), "next_dealer": hand.next_dealer,
             "deltas": list(hand.deltas),

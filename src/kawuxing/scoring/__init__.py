@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .face_down import GROUP_KINDS, Group, keeps, without
+from ..face_down import GROUP_KINDS, Group, keeps, without
 from .extras import kan_count
-from .melds import MELD_PUNG, Meld
-from .patterns import BY_KEY, PI_HU, SEVEN_PAIRS_FAMILY, SEVEN_PAIRS_VALUES, Pattern
-from .rules import RuleSet
-from .shapes import Reading, readings
-from .tiles import COPIES, DRAGONS, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_str, tile_suit
+from ..melds import MELD_PUNG, Meld
+from ..patterns import BY_KEY, PI_HU, SEVEN_PAIRS_FAMILY, SEVEN_PAIRS_VALUES, Pattern
+from ..rules import RuleSet
+from ..shapes import Reading, readings
+from ..tiles import COPIES, DRAGONS, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_str, tile_suit
 
 __all__ = ["DISCARD", "ROBBING_KONG", "SELF_DRAW", "WIN_BY", "HandValue", "PatternScore",
            "ScoringError", "WinningHand", "cap_multiplier", "declared_doubling", "score_hand"]

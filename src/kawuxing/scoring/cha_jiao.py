@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .extras import kan_count
-from .melds import Meld
-from .rules import RuleSet
-from .scoring import DISCARD, HandValue, WinningHand, cap_multiplier, declared_doubling, score_hand
-from .shapes import waits
-from .tiles import tile_str, tiles_of
+from ..melds import Meld
+from ..rules import RuleSet
+from . import DISCARD, HandValue, WinningHand, cap_multiplier, declared_doubling, score_hand
+from ..shapes import waits
+from ..tiles import tile_str, tiles_of
 from .transfers import CHA_JIAO, KAN, PIAO, Transfer
 
 __all__ = ["DECLARED", "NOT_READY", "READY", "best_wait", "cha_jiao_transfers", "classes",

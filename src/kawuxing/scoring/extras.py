@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .tiles import DRAGON_BASE, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_suit
+from ..tiles import DRAGON_BASE, NUM_KINDS, counts_of, is_dragon, tile_rank, tile_suit
 
 if TYPE_CHECKING:
-    from .rules import RuleSet
-    from .scoring import WinningHand
-    from .shapes import Reading
+    from ..rules import RuleSet
+    from . import WinningHand
+    from ..shapes import Reading
 
 DRAGON_HORSE = 10  # R14.2 `one`: a dragon horse is worth 10
 SIX_HORSES = 6  # R14.2 `six`: up to six tiles; six taken and none scoring is worth 6

@@ -13,11 +13,11 @@ where the rules enable them.
 
 from __future__ import annotations
 
-from .melds import Meld
-from .patterns import EXAMPLES, PATTERNS, Pattern
-from .rules import RuleSet
-from .scoring import ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, score_hand
-from .tiles import SUIT_BASE, is_dragon, parse_tiles, tile_rank, tile_str, tile_suit
+from ..melds import Meld
+from ..patterns import EXAMPLES, PATTERNS, Pattern
+from ..rules import RuleSet
+from . import ROBBING_KONG, SELF_DRAW, HandValue, WinningHand, score_hand
+from ..tiles import SUIT_BASE, is_dragon, parse_tiles, tile_rank, tile_str, tile_suit
 
 EXAMPLE_SUITS = ("p", "s")  # the suits the examples are written in (the default R1.1 pair)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .extras import horse_value, kan_count, pao_qia_mo_ba
-from .scoring import SELF_DRAW, HandValue, cap_multiplier, cap_of, declared_doubling
-from .tiles import tile_str
+from . import SELF_DRAW, HandValue, cap_multiplier, cap_of, declared_doubling
+from ..tiles import tile_str
 from .transfers import BAO_HU, HAND_VALUE, HORSE, KAN, PAO_QIA_MO_BA, PIAO, Transfer
 
 __all__ = ["WinTable", "everything_doubled", "hand_base", "shang_lou_doubles", "win_transfers"]

@@ -43,8 +43,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .patterns import BY_KEY, PI_HU
-from .tiles import parse_tile, tile_english
+from ..patterns import BY_KEY, PI_HU
+from ..tiles import parse_tile, tile_english
 
 HAND_VALUE = "hand_value"
 BAO_HU = "bao_hu"

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..agents import DEFAULT_BOT, bot_help, bots_schema
-from ..pattern_table import pattern_table
+from ..scoring.pattern_table import pattern_table
 from ..records import PUBLIC, TABLE, replay_frames
 from ..review import review
 from ..rules import ALL_PRESETS, DEFAULT_PRESET, RuleSet, RulesError, rules_schema
@@ -243,7 +243,7 @@ class RulePatterns(BaseModel):
 @router.post("/api/rules/patterns")
 async def rule_patterns(request: Request, body: RulePatterns) -> dict:
     """Every pattern under ``rules`` with an example hand scored under them
-    (:func:`kawuxing.pattern_table.pattern_table`: ×, cap, legality; R9, R7.3-R7.7): the
+    (:func:`kawuxing.scoring.pattern_table.pattern_table`: ×, cap, legality; R9, R7.3-R7.7): the
     rules page of a room. 422 ``bad_rules`` naming the option for rules that are not a
     RuleSet. Counted as a look-up (429 ``rate_limited``); each rule set's table is worked
     out once (:func:`patterns_of`)."""
@@ -257,7 +257,7 @@ async def rule_patterns(request: Request, body: RulePatterns) -> dict:
 
 @functools.lru_cache(maxsize=256)
 def patterns_of(rules: RuleSet) -> dict:
-    """:func:`~kawuxing.pattern_table.pattern_table` of ``rules``, kept for the 256 rule sets
+    """:func:`~kawuxing.scoring.pattern_table.pattern_table` of ``rules``, kept for the 256 rule sets
     asked for last (about 2 ms of CPU each; a room's rules page is asked for again and
     again). The caller must not change what it gets."""
     return pattern_table(rules)

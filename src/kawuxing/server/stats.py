@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..scoring import SELF_DRAW
-from ..transfers import WIN_KINDS
+from ..scoring.transfers import WIN_KINDS
 
 TOP_PATTERNS = 5
 

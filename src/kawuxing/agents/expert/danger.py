@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...melds import Meld
-from ...payments import WinTable, win_transfers
+from ...scoring.payments import WinTable, win_transfers
 from ...rules import RuleSet
 from ...scoring import (DISCARD, ROBBING_KONG, ScoringError, WinningHand, declared_doubling,
                          score_hand)

@@ -6,7 +6,7 @@ A :class:`Table` is built once per decision and shared by the valuation
 (:mod:`.value`) and the danger model (:mod:`.danger`). It uses only the seat's Observation:
 another player's concealed tiles are known only when that player declared 亮倒 (R8.1, R13.1).
 The money of an actual win is the project's own settlement (:func:`win_money`:
-:func:`kawuxing.payments.win_transfers`, R18.3); 查叫 follows :mod:`kawuxing.cha_jiao`. The
+:func:`kawuxing.scoring.payments.win_transfers`, R18.3); 查叫 follows :mod:`kawuxing.scoring.cha_jiao`. The
 dice and the base factor of R17 are not in the Observation, so 上楼 is not priced.
 """
 
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields as dataclass_fields
 
-from ...cha_jiao import DECLARED, NOT_READY, READY, best_wait, payers_and_receivers
+from ...scoring.cha_jiao import DECLARED, NOT_READY, READY, best_wait, payers_and_receivers
 from ...engine.observation import Observation
-from ...extras import SIX_HORSES, horse_tiles, horse_value
+from ...scoring.extras import SIX_HORSES, horse_tiles, horse_value
 from ...melds import Meld
-from ...payments import WinTable, hand_base, win_transfers
+from ...scoring.payments import WinTable, hand_base, win_transfers
 from ...scoring import HandValue, ScoringError, declared_doubling
 from ...tiles import DRAGON_BASE, kinds_for_suits
-from ...transfers import CHA_JIAO_MODES, draw_compensation
+from ...scoring.transfers import CHA_JIAO_MODES, draw_compensation
 
 MoneyKey = tuple[int, tuple[bool, ...], tuple[int, ...]]  # (me, declared, piao): who pays what
 
@@ -141,7 +141,7 @@ def ready_chance(turns: int, melds: int) -> float:
 
 def win_money(value: HandValue, key: MoneyKey, payer: int | None = None) -> float:
     """What I (``key[0]``) collect for the legal win ``value``, in base units, by the room's
-    settlement (R18.3, :func:`~kawuxing.payments.win_transfers`): R8.8 doubling per payer,
+    settlement (R18.3, :func:`~kawuxing.scoring.payments.win_transfers`): R8.8 doubling per payer,
     包胡 or not (R8.4, R8.9), R8.10, 坎 (R15), 跑恰摸八 (R16), 漂 (R11, R11.4-R11.5); no horses
     (their tiles are not known yet: :meth:`Table.horse_money`). ``payer``: the discarder (or
     konger); None for a self-draw (both others pay, R7.2). ``key``: (me, each seat's 亮倒,
@@ -155,7 +155,7 @@ def win_money(value: HandValue, key: MoneyKey, payer: int | None = None) -> floa
 
 @dataclass(frozen=True)
 class _Seat:
-    """A seat as :mod:`kawuxing.cha_jiao` reads it (its ``Seat`` protocol), built from what I
+    """A seat as :mod:`kawuxing.scoring.cha_jiao` reads it (its ``Seat`` protocol), built from what I
     know: my own hand, or a declared opponent's shown one."""
 
     concealed: list[int]
@@ -175,7 +175,7 @@ class _Seat:
 
 def cha_jiao_value(counts: list[int], melds: tuple[Meld, ...], waits: tuple[int, ...],
                    declared: bool, payer_declared: bool, rules) -> int:
-    """The 查叫 multiplier (R10.3, R10.5, :func:`kawuxing.cha_jiao.best_wait`) a ready hand
+    """The 查叫 multiplier (R10.3, R10.5, :func:`kawuxing.scoring.cha_jiao.best_wait`) a ready hand
     collects from one payer; 0 when it has no wait or cannot be scored."""
     try:
         best = best_wait(_Seat(list(counts), list(melds), declared, waits), payer_declared,
@@ -369,7 +369,7 @@ class Table:
         """My expected money if the wall runs out with my hand of class ``mine`` (R10.3:
         ``declared`` 亮, ``ready`` 听, ``not_ready`` 未听): :meth:`compensation` outside 查叫;
         under ``cha_jiao``/``cha_jiao_flat`` the payments of
-        :func:`kawuxing.cha_jiao.payers_and_receivers` (R10.4), an undeclared opponent being
+        :func:`kawuxing.scoring.cha_jiao.payers_and_receivers` (R10.4), an undeclared opponent being
         ready with its :attr:`end_ready` chance. ``best``: my 查叫 multiplier from an
         undeclared and from a declared payer (R10.5). A declared opponent's value is its
         shown hand's; an unseen one's :data:`CHA_JIAO_TYPICAL`. Order of declaring: theirs

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...cha_jiao import DECLARED, NOT_READY, READY
+from ...scoring.cha_jiao import DECLARED, NOT_READY, READY
 from ...melds import MELD_PUNG, Meld
 from ...rules import RuleSet
 from ...scoring import DISCARD, SELF_DRAW, WinningHand, declared_doubling, score_hand

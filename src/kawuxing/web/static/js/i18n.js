@@ -61,9 +61,9 @@ export function t(key, vars) {
 
 /**
  * A transfer's reason in the current language, from its kind and parameters (one entry of
- * view.result.transfers: {kind, payer, payee, amount, rule, ...params}, transfers.py):
+ * view.result.transfers: {kind, payer, payee, amount, rule, ...params}, scoring/transfers.py):
  * ``transfer_<kind>`` (a 查叫 with a ``wait``: ``transfer_cha_jiao_wait``), then what a town
- * option changed (transfers.py, VARIANTS.md R18.3): 杠上杠, 包胡 shares, 亮倒 doubling, 过胡翻番,
+ * option changed (scoring/transfers.py, VARIANTS.md R18.3): 杠上杠, 包胡 shares, 亮倒 doubling, 过胡翻番,
  * 上楼, the third player's 漂. names(keys) gives the pattern names of a hand-value transfer
  * (default: the keys); tiles (horses, a 查叫 wait) are named in the current language.
  */

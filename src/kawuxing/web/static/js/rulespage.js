@@ -1,6 +1,6 @@
 // A room's rules page: every pattern (番) with an example hand drawn in tiles, its × under this
 // room's rules and the cap (POST /api/rules/patterns: the server scores each example under the
-// room's RuleSet, kawuxing/pattern_table.py); then every option in force in this room (the
+// room's RuleSet, kawuxing/scoring/pattern_table.py); then every option in force in this room (the
 // room's RuleSet as the server sends it: `rules` of the welcome message and of GET
 // /api/rooms/{code}), each with its label and value in plain words, its rule number as small
 // print; the options that differ from the standard rules first, then the rest by topic

@@ -731,7 +731,7 @@ export const zh = {
   col_payee: '收',
   col_amount: '分',
   col_reason: '原因',
-  // a transfer's reason by its kind (transfers.py), with the kind's parameters
+  // a transfer's reason by its kind (scoring/transfers.py), with the kind's parameters
   transfer_hand_value: '胡牌 {patterns} ×{multiplier}',
   transfer_bao_hu: '胡牌 {patterns} ×{multiplier}，包胡加倍（点了亮倒）',
   transfer_kong_concealed: '暗杠',
