@@ -79,7 +79,7 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     run = tmp_path / "run"
     base = [sys.executable, "-m", "kawuxing.cli", "train", str(run), "--hands", "6",
             "--teacher", "heuristic:2", "--hidden", "16", "--gate-deals", "2",
-            "--gate-reference", "random", "--workers", "1", "--seed", "3"]
+            "--gate-reference", "random", "--workers", "1", "--seed", "3", "--rl-envs", "8"]
     done = subprocess.run(base + ["--epochs", "1"], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
@@ -144,13 +144,15 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
         in wider.stderr
 
 
-def test_self_play_against_a_bot_trains_only_the_networks_seat():
+def test_self_play_against_opponents_trains_only_the_networks_seat():
     """``PPOConfig.opponents``: the network plays one seat of each hand (drawn in turn at
     each deal), the bot the other two; only the network's decisions are in the batch, and
     their returns are that seat's score changes (base units)."""
+    from kawuxing.agents.policy import INPUTS
     from kawuxing.learn.ppo import PPOConfig, SelfPlay
 
-    trainer = Trainer(init_net([16], 2, seed=1), FitConfig(hidden=[16], seed=1))
+    config = FitConfig(hidden=[16], seed=1)
+    trainer = Trainer(init_net(np.ones(INPUTS[2], np.float32), config), config)
     mine, theirs = [], []
     play = SelfPlay(trainer, PPOConfig(envs=3, steps=60, opponents="heuristic:1", seed=4),
                     "standard")
@@ -190,6 +192,7 @@ def test_self_play_against_a_bot_trains_only_the_networks_seat():
     (["--init", "pyproject.toml", "--rl-iterations", "2"], "not a policy file"),
     (["--prior", "expert"], "--prior needs --init POLICY"),
     (["--rl-opponents", "nobody"], "unknown bot 'nobody'"),
+    (["--rl-envs", "0"], "--rl-envs must be at least 1, got 0"),
     (["--prior", "heuristic", "--init", "pyproject.toml", "--rl-iterations", "2"],
      "--prior 'heuristic': the one prior is 'expert'"),
 ])

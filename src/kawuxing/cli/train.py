@@ -31,6 +31,7 @@ def train(
     rl_iterations: Annotated[Optional[int], typer.Option("--rl-iterations", help="PPO self-play iterations after the epochs (default 0; with --resume: the new total)")] = None,
     rl_gate_every: Annotated[int, typer.Option("--rl-gate-every", help="self-play iterations between gates")] = 150,
     rl_lr: Annotated[float, typer.Option("--rl-lr", help="Adam's step size in self-play")] = 3e-5,
+    rl_envs: Annotated[int, typer.Option("--rl-envs", help="self-play hands stepped at once (an iteration is 48 steps of them)")] = 64,
     rl_opponents: Annotated[Optional[str], typer.Option("--rl-opponents", help="a bot that plays two seats of every self-play hand (the network plays one and learns against it); default: the network in every seat")] = None,
     init: Annotated[Optional[Path], typer.Option("--init", help="start from this policy file (self-play only, no imitation; it is the first best)")] = None,
     prior: Annotated[Optional[str], typer.Option("--prior", help="with --init: 'expert' adds the expert's ranking to the network's logits and learns a correction to it")] = None,
@@ -59,7 +60,7 @@ def train(
         for name, value, low in (("--hands", hands, 1), ("--epochs", 1 if epochs is None else epochs, 1),
                                  ("--gate-deals", gate_deals, 0), ("--workers", workers, 0),
                                  ("--rl-iterations", rl_iterations or 0, 0),
-                                 ("--rl-gate-every", rl_gate_every, 1)):
+                                 ("--rl-gate-every", rl_gate_every, 1), ("--rl-envs", rl_envs, 1)):
             if value < low:
                 raise ValueError(f"{name} must be at least {low}, got {value}")
         if encoding not in (1, 2):
@@ -91,7 +92,7 @@ def train(
                        fit=FitConfig(hidden=widths, lr=lr, seed=seed), gate_deals=gate_deals,
                        gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
                        rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,
-                       encoding=encoding, ppo=PPOConfig(lr=rl_lr, opponents=rl_opponents),
+                       encoding=encoding, ppo=PPOConfig(envs=rl_envs, lr=rl_lr, opponents=rl_opponents),
                        init=None if init is None else str(init.resolve()), prior=prior)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
