@@ -402,7 +402,7 @@ def test_ip_buckets_refill_and_stay_bounded():
 # --- 5. headers, Origin, API docs ---------------------------------------------------------------
 
 def test_security_headers_on_every_page_and_docs_only_when_asked(tmp_path):
-    from kawuxing.web.testing import WebServerThread
+    from web_harness import WebServerThread
 
     with WebServerThread(make_config(tmp_path)) as srv:
         for path in ("/", "/static/js/main.js", "/api/health", "/api/rules", "/nowhere"):

@@ -23,7 +23,7 @@ from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import (CLAIM_DRAWS, CLAIM_HANDS, Player, ServerThread,
                                      build_wall, choose, drop_database, http, needs_answer,
                                      new_schema_name, pg_test_url)
-from kawuxing.web.testing import WebServerThread
+from web_harness import WebServerThread
 
 CLAIM_WALL = build_wall(CLAIM_HANDS, CLAIM_DRAWS)
 PG_URL = pg_test_url()

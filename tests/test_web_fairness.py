@@ -23,7 +23,7 @@ from kawuxing import fairness
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import auto_played_match, http, stored_record
 from kawuxing.tiles import tile_str
-from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+from web_harness import CHROMIUM, CHROMIUM_ARGS, WebServerThread
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not os.path.exists(CHROMIUM):

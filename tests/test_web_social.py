@@ -17,7 +17,7 @@ from pathlib import Path
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import build_wall, http
 from kawuxing.tiles import format_tiles, parse_tiles
-from kawuxing.web.testing import WebServerThread
+from web_harness import WebServerThread
 from test_web_browser import (DECLARE_HANDS, Watch, browser, declare_room, desktop,  # noqa: F401
                               play_until_settlement, seat_page, server, shot, state)
 

@@ -32,7 +32,7 @@ import pytest
 
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import build_wall, http
-from kawuxing.web.testing import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+from web_harness import CHROMIUM, CHROMIUM_ARGS, WebServerThread
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not os.path.exists(CHROMIUM):

@@ -1,4 +1,5 @@
-"""Run the game server with the browser client mounted (tests, screenshots, local tries).
+"""Run the game server with the browser client mounted, for the tests that drive Debian's
+chromium (and the screenshots of docs/).
 
 :class:`WebServerThread` is :class:`kawuxing.server.testing.ServerThread` serving
 :func:`kawuxing.web.create_app`: the game server with the browser client, as ``kawuxing serve``
@@ -7,8 +8,8 @@ runs it.
 
 from __future__ import annotations
 
-from ..server.testing import ServerThread
-from . import create_app
+from kawuxing.server.testing import ServerThread
+from kawuxing.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
