@@ -44,3 +44,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if module in POSTGRES_MODULES or (params is not None
                                           and "postgresql" in params.params.values()):
             item.add_marker(pytest.mark.postgres)
+
+
+@pytest.fixture(scope="module")
+def browser(request):
+    """Debian's chromium through Playwright, one for a test module (its ``BROWSER_ARGS``, a
+    list, added to the harness's flags); used only by the modules that skip without it."""
+    from playwright import sync_api
+    from web_harness import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM,
+                              args=CHROMIUM_ARGS + getattr(request.module, "BROWSER_ARGS", []))
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def desktop(browser):
+    """A 1280 × 800 page in Chinese, and its error watch: the test fails on a JavaScript
+    error (``Watch``) once it is done."""
+    from web_harness import Watch
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
+    page = ctx.new_page()
+    page.set_default_timeout(15000)
+    watch = Watch(page)
+    yield page, watch
+    ctx.close()
+    assert not watch.errors, watch.errors

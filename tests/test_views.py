@@ -33,7 +33,7 @@ from kawuxing.face_down import Group
 from kawuxing.melds import MELD_CONCEALED_KONG, Meld
 from kawuxing.rules import RuleSet
 from kawuxing.tiles import counts_of, format_tiles, kinds_for_suits, parse_tiles, tile_str
-from helpers import KIND, auto_pass, make_wall, rule_sets, tiles_in_view, visible_tiles
+from helpers import auto_pass, make_wall, rule_sets, tiles_in_view, visible_tiles
 
 games = st.fixed_dictionaries({
     # options that change what a seat sees or may do (R8.6, R6.1, R8.7, R4.3, R7.4, R1.1)

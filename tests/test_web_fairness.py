@@ -20,49 +20,24 @@ import random
 import pytest
 
 from kawuxing import fairness
-from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import auto_played_match, http, stored_record
 from kawuxing.tiles import tile_str
-from web_harness import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+from web_harness import (CHROMIUM, WebServerThread, page_player, play_until_settlement, shot,
+                         web_config)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
-from test_web_browser import (Watch, page_player, play_until_settlement,  # noqa: E402
-                              shot)  # (same setup)
-
 INSECURE_HOST = "kwx-fair.test"  # mapped to 127.0.0.1 by the browser: http there is not secure
+BROWSER_ARGS = [f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1"]  # (conftest's browser)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("fairdb") / "fair.db"
-    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.05,
-                          claim_window=0.05, hand_pause=60, decision_seconds=60,
-                          allow_test_walls=True, unload_after=600)
-    with WebServerThread(config) as srv:
+    with WebServerThread(web_config(f"sqlite+aiosqlite:///{db}")) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + [
-            f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1"])
-        yield b
-        b.close()
-
-
-@pytest.fixture()
-def desktop(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
-    page = ctx.new_page()
-    page.set_default_timeout(15000)
-    watch = Watch(page)
-    yield page, watch
-    ctx.close()
-    assert not watch.errors, watch.errors
 
 
 def create_in_lobby(page, base: str, nickname: str = "阿公") -> str:

@@ -15,17 +15,15 @@ import threading
 
 import pytest
 
-from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import (Player, build_wall, drop_database, http, new_schema_name,
                                      pg_test_url)
-from web_harness import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+from web_harness import CHROMIUM, Watch, WebServerThread, shot, web_config
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
 from test_players import play_against_bots, play_instant_match  # noqa: E402
-from test_web_browser import Watch, shot  # noqa: E402  (the same page checks and pictures)
 
 PG_URL = pg_test_url()
 # the dealer (seat 0) draws 5s to 234p 567p 888p 234s 5s: a self-drawn win at once
@@ -43,24 +41,13 @@ def server(request, tmp_path_factory):
         if PG_URL is None:
             pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
         url, schema = PG_URL, new_schema_name()
-    config = ServerConfig(db_url=url, db_schema=schema, bot_delay=0.05, claim_window=0.05,
-                          hand_pause=60, decision_seconds=60, allow_test_walls=True,
-                          unload_after=600)
-    with WebServerThread(config) as srv:
+    with WebServerThread(web_config(url, db_schema=schema)) as srv:
         srv.backend = request.param
         yield srv
     if schema:  # in a thread: this one runs Playwright's event loop
         dropper = threading.Thread(target=drop_database, args=(url, schema))
         dropper.start()
         dropper.join(60)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def page_of(browser, viewport=DESKTOP, locale="zh-CN"):

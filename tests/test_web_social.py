@@ -2,24 +2,36 @@
 remembered mute and the server's rate limit, a spectator (旁观) who watches live and receives no
 hidden tile, and the countdown / ready step between hands in the settlement.
 
-The server and the browser as in test_web_browser (its fixtures and helpers are reused: uvicorn
-in a thread on 127.0.0.1, Debian's Chromium through Playwright, a test wall). Screenshots of the
+The server and the browser as in test_web_browser (tests/web_harness.py and the fixtures of
+conftest.py: uvicorn in a thread on 127.0.0.1, Debian's Chromium through Playwright, a test wall). Screenshots of the
 chat and of the spectator view go to artifacts/ (docs/ with KAWUXING_UPDATE_DOCS=1).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from pathlib import Path
 
-from kawuxing.server.config import ServerConfig
+import pytest
+
 from kawuxing.server.testing import build_wall, http
 from kawuxing.tiles import format_tiles, parse_tiles
-from web_harness import WebServerThread
-from test_web_browser import (DECLARE_HANDS, Watch, browser, declare_room, desktop,  # noqa: F401
-                              play_until_settlement, seat_page, server, shot, state)
+from web_harness import (CHROMIUM, DECLARE_HANDS, Watch, WebServerThread, declare_room,
+                         play_until_settlement, seat_page, shot, state, web_config)
+
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("socialdb") / "social.db"
+    with WebServerThread(web_config(f"sqlite+aiosqlite:///{db}")) as srv:
+        yield srv
 
 
 def two_players(server, browser):
@@ -55,7 +67,7 @@ def test_quick_phrases_and_emotes_with_a_remembered_mute(server, browser):
         a.locator(f'.chat-bubble[data-seat="{me}"]').wait_for()  # the speaker sees it too
         a.click(".chat-dock .chat-btn")
         a.click('.chat-panel button.emote-btn[data-say="thumbs"]')
-        b.locator(f'.chat-bubble.is-emote[data-say="thumbs"] svg').wait_for()
+        b.locator('.chat-bubble.is-emote[data-say="thumbs"] svg').wait_for()
         b.click(".chat-dock .chat-btn")  # 乙 opens its panel: the picture of the chat
         b.locator(".chat-panel").wait_for()
         shot(b, "chat", "screenshot-chat.png")
@@ -219,10 +231,8 @@ def test_a_dropped_friend_is_played_by_toguan_within_the_grace(browser, tmp_path
     here 1.5 s) is over, 托管 — without anybody's click — and 乙's turn is played by the bot:
     甲 discards, 乙's seat draws and discards. The wall is given: with a
     random one, seat 2 could pung 甲's discard and pass the turn back to 甲 before 乙's."""
-    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{tmp_path / 'grace.db'}", bot_delay=0.05,
-                          claim_window=0.05, hand_pause=60, decision_seconds=60, drop_grace=1.5,
-                          unload_after=600, allow_test_walls=True)
-    with WebServerThread(config) as srv:
+    with WebServerThread(web_config(f"sqlite+aiosqlite:///{tmp_path / 'grace.db'}",
+                                    drop_grace=1.5)) as srv:
         status, room = http("POST", f"{srv.url}/api/rooms", {
             "seats": ["human", "human", "heuristic:1"], "nickname": "甲", "hands": 1,
             "options": {"first_dealer": "seat0"}, "walls": [GRACE_WALL]})

@@ -22,30 +22,24 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 import urllib.request
 import wave
-from pathlib import Path
 
 import pytest
 
-from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import build_wall, http
-from web_harness import CHROMIUM, CHROMIUM_ARGS, WebServerThread
+from web_harness import ARTIFACTS, CHROMIUM, DOCS, ROOT, WebServerThread, shot, web_config
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "artifacts"
-DOCS = ROOT / "docs"
 STATIC = ROOT / "src" / "kawuxing" / "web" / "static"
 
 # Seat 0 (the player, dealer): a scattered hand, far from ready, that discards what it draws.
 # Seat 1 (heuristic:2) is ready after drawing 8p and declares 亮倒 on 6p/9p (as in
-# test_web_browser's DECLARE_HANDS); seat 2 (heuristic:3) holds 55s:
+# web_harness.DECLARE_HANDS); seat 2 (heuristic:3) holds 55s:
 # its pung of the player's second draw gives the table a meld. The other draws follow in a seeded shuffle.
 MID_HANDS = ["1p 4p 7p 2s 8s 3s 6s 9s 5z 2p 7z 1s 6z",
              "123s 456s 789s 66z 7p 7z",
@@ -56,29 +50,11 @@ MID_WALL = build_wall(MID_HANDS, MID_DRAWS, seed=7)
 VIEWPORTS = {"desktop": (1366, 768), "portrait": (390, 844), "landscape": (844, 390)}
 
 
-def shot(page, name: str, docs_name: str | None = None) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), animations="disabled")
-    if docs_name and os.environ.get("KAWUXING_UPDATE_DOCS"):
-        shutil.copyfile(path, DOCS / docs_name)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("tabledb") / "web.db"
-    config = ServerConfig(db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.05, claim_window=0.05,
-                          hand_pause=60, decision_seconds=60, allow_test_walls=True, unload_after=600)
-    with WebServerThread(config) as srv:
+    with WebServerThread(web_config(f"sqlite+aiosqlite:///{db}")) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser, viewport=(1366, 768), **kw):
@@ -677,7 +653,7 @@ def test_rules_page_draws_every_pattern_with_its_example_in_tiles(server, browse
 
 # --- first-hand tips ----------------------------------------------------------------------------
 
-# Seat 0 (me, the dealer) is ready at once on 5p/6p/9p (test_web_browser's DECLARE_HANDS): my
+# Seat 0 (me, the dealer) is ready at once on 5p/6p/9p (web_harness.DECLARE_HANDS): my
 # first turn offers 亮倒 and discards.
 TIP_WALL = build_wall(["46p 123p 789p 11p 234p", "123s 456s 789s 66z 7p 7z",
                        "2s 3s 5s 8s 1s 7s 3s 7p 4s 5z 6z 7z 8p"], "5z 8p 4s 9s 8s 6s 5p")
