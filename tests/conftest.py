@@ -13,6 +13,8 @@ one of these modules is marked without a decorator."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 # modules whose tests start browsers, server processes or long runs
@@ -31,13 +33,20 @@ POSTGRES_MODULES = {"test_server_db", "test_server_migrate", "test_players"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests of each tier (module docstring)."""
+    """Mark the tests of each tier (module docstring); the browser tests are skipped where
+    Debian's chromium is not installed (``.ci/run`` installs it)."""
+    from web_harness import CHROMIUM
+
+    no_browser = None if os.path.exists(CHROMIUM) else pytest.mark.skip(
+        reason=f"no Chromium at {CHROMIUM}")
     for item in items:
         module = item.module.__name__.rsplit(".", 1)[-1] if item.module is not None else ""
         if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
         if module in BROWSER_MODULES:
             item.add_marker(pytest.mark.browser)
+            if no_browser:
+                item.add_marker(no_browser)
         if module in CLUSTER_MODULES:
             item.add_marker(pytest.mark.cluster)
         params = getattr(item, "callspec", None)

@@ -21,7 +21,6 @@ Screenshots go to artifacts/; with KAWUXING_UPDATE_DOCS=1 one of each is copied 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter
 
@@ -31,12 +30,8 @@ from kawuxing.engine.views import seat_view, table_view
 from kawuxing.records import replay
 from kawuxing.server.testing import auto_played_match, build_wall, http, stored_record
 from kawuxing.tiles import parse_tiles, tile_str
-from web_harness import (ARTIFACTS, CHROMIUM, DECLARE_WALL, Watch, WebServerThread, declare_room,
+from web_harness import (ARTIFACTS, DECLARE_WALL, Watch, WebServerThread, declare_room,
                          page_player, play_until_settlement, seat_page, shot, state, web_config)
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ test_web_browser.py): the settlement's mark is computed by the page with the Web
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
@@ -22,12 +21,8 @@ import pytest
 from kawuxing import fairness
 from kawuxing.server.testing import auto_played_match, http, stored_record
 from kawuxing.tiles import tile_str
-from web_harness import (CHROMIUM, WebServerThread, page_player, play_until_settlement, shot,
+from web_harness import (WebServerThread, page_player, play_until_settlement, shot,
                          web_config)
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
 INSECURE_HOST = "kwx-fair.test"  # mapped to 127.0.0.1 by the browser: http there is not secure
 BROWSER_ARGS = [f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1"]  # (conftest's browser)

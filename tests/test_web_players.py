@@ -9,7 +9,6 @@ go to artifacts/ (players-*.png); on a phone nothing is wider than the screen.""
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 
@@ -17,11 +16,7 @@ import pytest
 
 from kawuxing.server.testing import (Player, build_wall, drop_database, http, new_schema_name,
                                      pg_test_url)
-from web_harness import CHROMIUM, Watch, WebServerThread, shot, web_config
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+from web_harness import Watch, WebServerThread, shot, web_config
 
 from test_players import play_against_bots, play_instant_match  # noqa: E402
 

@@ -10,7 +10,6 @@ chat and of the spectator view go to artifacts/ (docs/ with KAWUXING_UPDATE_DOCS
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -19,12 +18,8 @@ import pytest
 
 from kawuxing.server.testing import build_wall, http
 from kawuxing.tiles import format_tiles, parse_tiles
-from web_harness import (CHROMIUM, DECLARE_HANDS, Watch, WebServerThread, declare_room,
+from web_harness import (DECLARE_HANDS, Watch, WebServerThread, declare_room,
                          play_until_settlement, seat_page, shot, state, web_config)
-
-pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")

@@ -29,11 +29,7 @@ import wave
 import pytest
 
 from kawuxing.server.testing import build_wall, http
-from web_harness import ARTIFACTS, CHROMIUM, DOCS, ROOT, WebServerThread, shot, web_config
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+from web_harness import ARTIFACTS, DOCS, ROOT, WebServerThread, shot, web_config
 
 STATIC = ROOT / "src" / "kawuxing" / "web" / "static"
 

@@ -14,14 +14,11 @@ import shutil
 import time
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import ServerThread, build_wall, http
 from kawuxing.web import create_app
-
-try:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-except ImportError:  # (the modules that drive a browser skip without Playwright)
-    PlaywrightTimeout = TimeoutError
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
