@@ -1,9 +1,14 @@
-"""Helpers shared by the engine test files."""
+"""Helpers shared by the test files: the engine's (walls, rule sets, views) and a scratch
+database on either backend."""
 
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -14,6 +19,35 @@ from kawuxing.rules import PRESETS, RuleSet, option_specs
 from kawuxing.tiles import COPIES, NUM_KINDS, kinds_for_suits, parse_tiles, tile_str
 
 KIND = {tile_str(k): k for k in range(NUM_KINDS)}  # "5p" -> its kind
+_PG_URL: list[str | None] = []  # pg_test_url(), asked once
+
+
+@contextmanager
+def scratch_database(backend: str, folder: Path, name: str = "games.db",
+                     sqlite_driver: str = "sqlite+aiosqlite") -> Iterator[tuple[str, str | None]]:
+    """``(url, schema)`` of a fresh database: with ``backend`` ``"sqlite"`` the file ``name`` in
+    ``folder`` (``sqlite_driver``: the URL's scheme; ``"sqlite"`` for ``kawuxing serve --db``),
+    with ``"postgresql"`` a new schema on the test server (``KAWUXING_TEST_PG``), dropped
+    after — the test is skipped where no PostgreSQL answers."""
+    import pytest
+
+    from kawuxing.server.testing import drop_database, new_schema_name, pg_test_url
+
+    if backend == "sqlite":
+        yield f"{sqlite_driver}:///{folder / name}", None
+        return
+    if not _PG_URL:
+        _PG_URL.append(pg_test_url())
+    url = _PG_URL[0]
+    if url is None:
+        pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
+    schema = new_schema_name()
+    try:
+        yield url, schema
+    finally:  # in a thread of its own: the caller's may run an event loop (Playwright's)
+        dropper = threading.Thread(target=drop_database, args=(url, schema))
+        dropper.start()
+        dropper.join(60)
 
 
 def make_wall(rules: RuleSet, seed: int, clumpy: bool) -> list[int]:

@@ -10,10 +10,9 @@ import json
 import pytest
 
 from kawuxing.server.config import ServerConfig
-from kawuxing.server.testing import (Player, ServerThread, build_wall, drop_database, http,
-                                     new_schema_name, pg_test_url)
+from kawuxing.server.testing import Player, ServerThread, build_wall, http
+from helpers import scratch_database
 
-PG_URL = pg_test_url()
 # the dealer (seat 0) draws 5s and holds 234p 567p 888p 234s 5s + 5s: a self-drawn win at once
 WIN_AT_ONCE = build_wall(["234p 567p 888p 234s 5s", "1p 1p 9p 9p 1s 1s 9s 9s 6z 6z 7z 7z 5z",
                           "3p 3p 6p 6p 3s 3s 6s 6s 7p 7s 5z 5z 2p"], "5s")
@@ -29,16 +28,9 @@ def make_config(url, schema=None, **overrides) -> ServerConfig:
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request, tmp_path_factory):
-    if request.param == "sqlite":
-        url, schema = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'p.db'}", None
-    else:
-        if PG_URL is None:
-            pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
-        url, schema = PG_URL, new_schema_name()
-    with ServerThread(make_config(url, schema)) as srv:
-        yield srv
-    if schema:
-        drop_database(url, schema)
+    with scratch_database(request.param, tmp_path_factory.mktemp("db"), "p.db") as (url, schema):
+        with ServerThread(make_config(url, schema)) as srv:
+            yield srv
 
 
 def post(server, path, body=None, token=None):
@@ -412,12 +404,6 @@ def test_ratings_are_right_at_once_after_a_restart(db, tmp_path):
     not stored: here undone in the database, as a crash would leave it) is rated when the
     server starts, before anyone asks for its room. Hand-computed: Ann wins alone (+30),
     Bob and Cid tie for 2nd-3rd ((0 − 30) / 2 = −15 each); all at 1500, no games yet."""
-    if db == "sqlite":
-        url, schema = f"sqlite+aiosqlite:///{tmp_path / 'r.db'}", None
-    else:
-        if PG_URL is None:
-            pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
-        url, schema = PG_URL, new_schema_name()
     expected = [("Ann", 1530.0, 1), ("Bob", 1485.0, 1), ("Cid", 1485.0, 1)]
 
     def board(server):
@@ -434,7 +420,7 @@ def test_ratings_are_right_at_once_after_a_restart(db, tmp_path):
             await conn.execute(update(players).values(rating=1500.0, rated_games=0))
             await conn.execute(update(match_players).values(place=None, rating_before=None,
                                                             rating_after=None))
-    try:
+    with scratch_database(db, tmp_path, "r.db") as (url, schema):
         with ServerThread(make_config(url, schema)) as server:
             seated = [new_player(server, n) for n in ("Ann", "Bob", "Cid")]
             play_instant_match(server, seated)
@@ -448,9 +434,6 @@ def test_ratings_are_right_at_once_after_a_restart(db, tmp_path):
             status, prof = get(server, f"/api/players/{seated[0]['player_id']}")
             assert prof["rank"] == 1 and prof["matches"][0]["rating_after"] == 1530.0
             assert prof["matches"][0]["place"] == 1.0
-    finally:
-        if schema:
-            drop_database(url, schema)
 
 
 def play_against_bots(server, player: dict, bots: list[str]) -> dict:

@@ -21,10 +21,8 @@ from websockets.exceptions import ConnectionClosed
 from kawuxing.records import replay
 from kawuxing.server.config import normalize_db_url
 from kawuxing.server.db import Store
-from kawuxing.server.testing import (Player, choose, drop_database, free_port, http,
-                                     needs_answer, new_schema_name, pg_test_url)
-
-PG_URL = pg_test_url()
+from kawuxing.server.testing import Player, choose, free_port, http, needs_answer
+from helpers import scratch_database
 
 
 STARTED: list[subprocess.Popen] = []
@@ -89,14 +87,8 @@ class ServerProcess:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request, tmp_path):
     """(--db URL, schema) of a fresh database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.db'}", None
-        return
-    if PG_URL is None:
-        pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
-    schema = new_schema_name()
-    yield PG_URL, schema
-    drop_database(PG_URL, schema)
+    with scratch_database(request.param, tmp_path, sqlite_driver="sqlite") as db:
+        yield db
 
 
 def play_until_my_turn(player: Player, rng: random.Random, actions: int) -> None:

@@ -21,12 +21,11 @@ from kawuxing.engine.views import seat_view
 from kawuxing.records import replay
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.testing import (CLAIM_DRAWS, CLAIM_HANDS, Player, ServerThread,
-                                     build_wall, choose, drop_database, http, needs_answer,
-                                     new_schema_name, pg_test_url)
+                                     build_wall, choose, http, needs_answer)
 from web_harness import WebServerThread
+from helpers import scratch_database
 
 CLAIM_WALL = build_wall(CLAIM_HANDS, CLAIM_DRAWS)
-PG_URL = pg_test_url()
 
 
 def make_config(url: str, schema: str | None = None, **overrides) -> ServerConfig:
@@ -39,14 +38,8 @@ def make_config(url: str, schema: str | None = None, **overrides) -> ServerConfi
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def backend(request, tmp_path_factory):
     """(url, schema) of a fresh database: a SQLite file, or a new PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'ws.db'}", None
-        return
-    if PG_URL is None:
-        pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
-    schema = new_schema_name()
-    yield PG_URL, schema
-    drop_database(PG_URL, schema)
+    with scratch_database(request.param, tmp_path_factory.mktemp("db"), "ws.db") as db:
+        yield db
 
 
 @pytest.fixture(scope="module")

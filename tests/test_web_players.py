@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 
 import pytest
 
-from kawuxing.server.testing import (Player, build_wall, drop_database, http, new_schema_name,
-                                     pg_test_url)
+from kawuxing.server.testing import Player, build_wall, http
 from web_harness import Watch, WebServerThread, shot, web_config
+from helpers import scratch_database
 
 from test_players import play_against_bots, play_instant_match  # noqa: E402
 
-PG_URL = pg_test_url()
 # the dealer (seat 0) draws 5s to 234p 567p 888p 234s 5s: a self-drawn win at once
 WIN_AT_ONCE = build_wall(["234p 567p 888p 234s 5s", "1p 1p 9p 9p 1s 1s 9s 9s 6z 6z 7z 7z 5z",
                           "3p 3p 6p 6p 3s 3s 6s 6s 7p 7s 5z 5z 2p"], "5s")
@@ -30,19 +28,10 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request, tmp_path_factory):
-    if request.param == "sqlite":
-        url, schema = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('pdb') / 'p.db'}", None
-    else:
-        if PG_URL is None:
-            pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
-        url, schema = PG_URL, new_schema_name()
-    with WebServerThread(web_config(url, db_schema=schema)) as srv:
-        srv.backend = request.param
-        yield srv
-    if schema:  # in a thread: this one runs Playwright's event loop
-        dropper = threading.Thread(target=drop_database, args=(url, schema))
-        dropper.start()
-        dropper.join(60)
+    with scratch_database(request.param, tmp_path_factory.mktemp("pdb"), "p.db") as (url, schema):
+        with WebServerThread(web_config(url, db_schema=schema)) as srv:
+            srv.backend = request.param
+            yield srv
 
 
 def page_of(browser, viewport=DESKTOP, locale="zh-CN"):
