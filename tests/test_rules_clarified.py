@@ -5,6 +5,10 @@ test_claim_window.py and test_server_window.py; R9.4's clarifications in test_sc
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from kawuxing.engine import ADDED_KONG, CONCEALED_KONG, DISCARD, PUNG, WIN
 from kawuxing.scoring.payments import win_transfers
 from kawuxing.tiles import parse_tile
@@ -138,3 +142,18 @@ def test_r11_1_piao_is_not_multiplied_by_base_nor_doubled_by_bao_hu():
     value = score(*KA5, S, rules={"base": 2}, declared=True)
     paid = [(t.payer, t.amount) for t in win_transfers(value, 1, [0, 2], [1, 2, 0])]
     assert paid == [(0, 8), (0, 3), (2, 8), (2, 2)]
+
+
+@pytest.mark.parametrize("winner, payers, piao, words", [
+    (1, [7], None, "payer 7: a seat is 0, 1 or 2"),
+    (5, [1], None, "winner 5: a seat is 0, 1 or 2"),
+    (1, [0], [0, -5, 0], "piao [0, -5, 0]: one whole number of 漂 units (0 or more) a seat"),
+    (1, [0], [0, "x", 0], "piao [0, 'x', 0]"),
+    (1, [0], [1, 2], "piao [1, 2]"),
+])
+def test_win_transfers_refuses_bad_seats_and_piao(winner, payers, piao, words):
+    """R11.1, R7.2: a seat outside 0-2 or a 漂 that is not a whole number of 0 or more is a
+    ValueError naming it, never an IndexError or a negative payment."""
+    value = score(*KA5, D, rules={"base": 2}, declared=True)
+    with pytest.raises(ValueError, match=re.escape(words)):
+        win_transfers(value, winner, payers, piao)

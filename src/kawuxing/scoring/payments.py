@@ -66,11 +66,17 @@ def win_transfers(value: HandValue, winner: int, payers: list[int],
     if not value.legal:
         raise ValueError(f"not a legal win: {value.reason}")
     want = 2 if value.win_by == SELF_DRAW else 1
+    for name, seat in [("winner", winner)] + [("payer", p) for p in payers]:
+        if type(seat) is not int or not 0 <= seat <= 2:
+            raise ValueError(f"{name} {seat!r}: a seat is 0, 1 or 2")
     if len(payers) != want or len(set(payers)) != want or winner in payers:
         raise ValueError(f"payers {payers!r} for seat {winner} winning by {value.win_by}: "
                          f"expected {want} other seat(s) (R7.2)")
-    if piao is not None and len(piao) != 3:
-        raise ValueError(f"piao {piao!r}: expected one value per seat (3)")
+    for units in (piao, None if table is None else table.piao):
+        if units is not None and (len(units) != 3 or any(
+                type(u) is not int or u < 0 for u in units)):
+            raise ValueError(f"piao {units!r}: one whole number of 漂 units (0 or more) a seat, "
+                             f"3 in all (R11.1)")
     hand, rules = value.hand, value.rules
     if table is None:
         declared = [False, False, False]
