@@ -137,6 +137,13 @@ def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):
     assert json.loads((resid / "config.json").read_text())["config"]["prior"] == "expert"
     assert np.abs(first.pi[0]).max() > 0  # trained from zero (iteration 2's update)
     assert np.array_equal(first.hidden[0][0].shape, last.hidden[0][0].shape)
+    same = subprocess.run(base[:4] + [str(tmp_path / "same"), "--init", str(run / "last.npz"),
+                                      "--rl-iterations", "1", "--rl-envs", "2", "--gate-deals",
+                                      "0", "--workers", "1"], capture_output=True, text=True,
+                          timeout=120)
+    assert same.returncode == 0, same.stderr  # the widths and encoding are the file's
+    saved = json.loads((tmp_path / "same" / "config.json").read_text())["config"]
+    assert saved["fit"]["hidden"] == [16] and saved["encoding"] == 2
     wider = subprocess.run(base[:4] + [str(tmp_path / "w"), "--hidden", "8", "--init",
                                        str(run / "last.npz"), "--rl-iterations", "1"],
                            capture_output=True, text=True, timeout=60)

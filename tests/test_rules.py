@@ -447,6 +447,18 @@ def test_parse_option_bad(text):
         parse_option(text)
 
 
+@pytest.mark.parametrize("text, words", [
+    ('cap_exceptions={"双龙七对": 32', "option cap_exceptions: '{\"双龙七对\": 32' is not valid JSON"),
+    ("piao_choices=[0,1,", "option piao_choices: '[0,1,' is not valid JSON"),
+])
+def test_parse_option_broken_json_is_said(text, words):
+    """A value that starts as JSON (an object or a list) but does not parse is a RulesError
+    saying so, not taken as a string that fails later for another reason."""
+    with pytest.raises(RulesError) as caught:
+        parse_option(text)
+    assert words in str(caught.value)
+
+
 def test_none_choices_from_command_line():
     """R7.5 missed_win_exception none, R10.2 draw_compensation none, R9.5 cap none: all can be
     set with `name=none` (the strict preset's R7.5 value included)."""

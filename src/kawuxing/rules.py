@@ -418,7 +418,9 @@ def parse_option(text: str) -> tuple[str, object]:
         return name, "none" if raw == "none" and "none" in _CHOICES.get(name, ()) else None
     try:
         return name, json.loads(raw)
-    except ValueError:
+    except ValueError as exc:
+        if raw[:1] in "{[":  # meant as JSON: say where it breaks
+            raise RulesError(f"option {name}: {raw!r} is not valid JSON ({exc})") from None
         return name, raw
 
 

@@ -108,5 +108,5 @@ def print_report(report: ArenaReport) -> None:
                       f"{b.rating[2]:.2f}")
     console.print(play)
     console.print(speed)
-    console.print(f"{report.deals} deals, {report.hands} hands, rules {report.rules}, "
+    console.print(f"{report.deals} deal{'s' if report.deals != 1 else ''}, {report.hands} hands, rules {report.rules}, "
               f"seed {report.seed}, {report.seconds:.1f} s", highlight=False)

@@ -10,6 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from ..agents import check_bot
+from ..agents.policy import PolicyNet
 from ..learn.fit import FitConfig
 from ..learn.ppo import PPOConfig
 from ..learn.train import RunConfig, run
@@ -21,9 +22,9 @@ def train(
     hands: Annotated[int, typer.Option("--hands", help="self-play hands of the teacher to learn from")] = 30000,
     teacher: Annotated[str, typer.Option("--teacher", help="the bot whose self-play is imitated")] = "expert",
     epochs: Annotated[Optional[int], typer.Option("--epochs", help="passes over the data in all (default 8; with --resume: the new total)")] = None,
-    hidden: Annotated[str, typer.Option("--hidden", help="hidden layer widths, comma-separated")] = "512,256",
+    hidden: Annotated[Optional[str], typer.Option("--hidden", help="hidden layer widths, comma-separated (default 512,256; with --init: the file's)")] = None,
     lr: Annotated[float, typer.Option("--lr", help="Adam's step size")] = 1e-3,
-    encoding: Annotated[int, typer.Option("--encoding", help="what the network reads: 1 the planes, 2 the planes and the shape features")] = 2,
+    encoding: Annotated[Optional[int], typer.Option("--encoding", help="what the network reads: 1 the planes, 2 the planes and the shape features (default 2; with --init: the file's)")] = None,
     gate_deals: Annotated[int, typer.Option("--gate-deals", help="duplicate deals of each gate (0: no gate)")] = 200,
     gate_reference: Annotated[str, typer.Option("--gate-reference", help="the bot the first checkpoint must beat")] = "heuristic:3",
     seed: Annotated[int, typer.Option("--seed", help="the seed of the data and of the fit")] = 2026,
@@ -47,12 +48,6 @@ def train(
     policy file instead (the shipped weights: src/kawuxing/agents/weights/learned.npz).
     Play the result with --bots policy:FOLDER/best.npz."""
     try:
-        widths = [int(w) for w in hidden.split(",")]
-        if not widths or min(widths) < 1:
-            raise ValueError
-    except ValueError:
-        fail(f"--hidden {hidden!r}: layer widths, whole numbers of at least 1, comma-separated")
-    try:
         check_bot(teacher)
         check_bot(gate_reference)
         if rl_opponents is not None:
@@ -63,8 +58,6 @@ def train(
                                  ("--rl-gate-every", rl_gate_every, 1), ("--rl-envs", rl_envs, 1)):
             if value < low:
                 raise ValueError(f"{name} must be at least {low}, got {value}")
-        if encoding not in (1, 2):
-            raise ValueError(f"--encoding must be 1 or 2, got {encoding}")
         for name, value in (("--lr", lr), ("--rl-lr", rl_lr)):
             if not 0 < value < 1:
                 raise ValueError(f"{name} must be between 0 and 1, got {value}")
@@ -85,8 +78,22 @@ def train(
             raise ValueError(f"--export {export}: a folder; name the file to write")
         if export is not None and not export.parent.is_dir():
             raise ValueError(f"--export {export}: no folder {export.parent}")
-    except ValueError as exc:
+        if init is not None and not resume and (hidden is None or encoding is None):
+            net = PolicyNet.load(init)  # the network's shape from the file it starts from
+            hidden = hidden or ",".join(str(w.shape[1]) for w, _ in net.hidden)
+            encoding = net.encoding if encoding is None else encoding
+        encoding = 2 if encoding is None else encoding
+        if encoding not in (1, 2):
+            raise ValueError(f"--encoding must be 1 or 2, got {encoding}")
+    except ValueError as exc:  # (PolicyError too: a file that is no policy names its fault)
         fail(str(exc))
+    hidden = hidden or "512,256"
+    try:
+        widths = [int(w) for w in hidden.split(",")]
+        if not widths or min(widths) < 1:
+            raise ValueError
+    except ValueError:
+        fail(f"--hidden {hidden!r}: layer widths, whole numbers of at least 1, comma-separated")
     config = RunConfig(hands=hands, teacher=teacher, data_seed=seed,
                        epochs=0 if init is not None else epochs or 8,
                        fit=FitConfig(hidden=widths, lr=lr, seed=seed), gate_deals=gate_deals,

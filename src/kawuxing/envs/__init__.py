@@ -39,9 +39,14 @@ if gymnasium is not None and ENV_ID not in gymnasium.registry:
 
 def __getattr__(name: str):
     """The PettingZoo and Gymnasium parts, imported when first named (they need the [rl]
-    extra: ``ModuleNotFoundError`` naming the missing package otherwise)."""
+    extra: ``ModuleNotFoundError`` naming the missing package and the extra otherwise)."""
     if name in _LAZY:
-        return getattr(import_module(_LAZY[name], __name__), name)
+        try:
+            module = import_module(_LAZY[name], __name__)
+        except ModuleNotFoundError as exc:
+            raise ModuleNotFoundError(f"kawuxing.envs.{name} needs {exc.name}: pip install "
+                                      f"'kawuxing[rl]'", name=exc.name) from None
+        return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -99,7 +99,7 @@ class VectorEnv:
                                        f"whole number, 0-{NUM_ACTIONS - 1})")
             action = self._legal[i].get(int(a))
             if action is None:
-                raise IllegalEnvAction(f"hand {i}: action {a!r} is not allowed by its mask "
+                raise IllegalEnvAction(f"hand {i}: action {int(a)} is not allowed by its mask "
                                        f"(legal: {sorted(self._legal[i])})")
             chosen.append(action)
         self.rewards[:] = 0

@@ -206,7 +206,9 @@ class _Run:
         self.log.append(figures)
         with (folder / "log.jsonl").open("a") as f:
             f.write(json.dumps(figures) + "\n")
-        chart(self.log, folder / "curve.png")
+        if not chart(self.log, folder / "curve.png") and len(self.log) == 1:
+            self.say("no learning curve (curve.png): matplotlib is not installed "
+                     "(pip install 'kawuxing[train]')")
         self.say(json.dumps(figures))
         return figures
 
