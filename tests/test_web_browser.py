@@ -309,6 +309,10 @@ def test_hint_button_shows_the_ranked_choices_beside_the_action_keys(server, des
         box = key.bounding_box()
         assert (box["x"] + box["width"] <= panel["x"] or box["y"] + box["height"] <= panel["y"]
                 or box["y"] >= panel["y"] + panel["height"]), (box, panel)
+    shot(page, "hint-desktop")
+    for tile in page.locator(".hand .tile").all():  # nor over my tiles at 1280 px (the drawn one)
+        box = tile.bounding_box()
+        assert box["x"] + box["width"] <= panel["x"] + 1, (box, panel)
     page.keyboard.press("Escape")
     page.wait_for_selector(".hint-panel", state="detached")
     page.keyboard.press("t")  # the key asks again
