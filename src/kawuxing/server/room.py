@@ -590,10 +590,10 @@ class Room(Actor):
         ``window``)."""
         if self.pacer.holding():  # R13.2: no answer closes the window before its minimum
             return self.pacer.hold(seat, action, by, action_id)
-        problem = await self._play(((seat, action),), by)
+        problem, over = await self._play(((seat, action),), by)
         if problem is None and not quiet:
             self.broadcast({} if by == BY_WINDOW else {seat: action_id})
-            if self.finished:
+            if over:
                 await self.finish()
         return problem
 
@@ -603,12 +603,15 @@ class Room(Actor):
         write (:meth:`Store.add_action` with their rows), not broadcast (the caller does).
         Returns None when every pass was taken, else the problem with the state as before
         the first (:meth:`play`)."""
-        return await self._play(tuple((seat, Action(seat, PASS)) for seat in seats),
-                                BY_WINDOW)
+        problem, _ = await self._play(tuple((seat, Action(seat, PASS)) for seat in seats),
+                                      BY_WINDOW)
+        return problem
 
-    async def _play(self, moves: tuple[tuple[int, Action], ...], by: str) -> Problem | None:
+    async def _play(self, moves: tuple[tuple[int, Action], ...],
+                    by: str) -> tuple[Problem | None, bool]:
         """Validate and apply ``moves`` ((seat, action), in order), store them in one write,
-        then tell the pacer: :meth:`play` and :meth:`pass_for` without their broadcast."""
+        then tell the pacer: :meth:`play` and :meth:`pass_for` without their broadcast.
+        Returns the problem (None: accepted) and whether the moves ended the match."""
         match = self.match
         hand = match.hand
         seat, action = moves[0]
@@ -616,7 +619,7 @@ class Room(Actor):
             hand.check(action)
         except IllegalAction as exc:
             code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
-            return code, exc.reason, exc.rule
+            return (code, exc.reason, exc.rule), False
         before = hand.clone()
         events = 0
         rows = []
@@ -626,7 +629,7 @@ class Room(Actor):
             except IllegalAction as exc:  # a later move, after the first was applied
                 code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
                 match.hands[-1] = before
-                return code, exc.reason, exc.rule
+                return (code, exc.reason, exc.rule), False
             rows.append(ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
                                   action.to_json(), by))
         over = hand.ended and match.over
@@ -645,7 +648,8 @@ class Room(Actor):
                 self.seats.send_all(protocol.error(
                     protocol.STORAGE, f"the server could not store a move of seat {seat}; "
                                       f"it tries again in {wait:g} s"))
-            return protocol.STORAGE, "the server could not store the action; try again", None
+            return (protocol.STORAGE, "the server could not store the action; try again",
+                    None), False
         self.stats["accepted"] += len(moves)
         self.version += events
         for seat, _ in moves:
@@ -653,7 +657,7 @@ class Room(Actor):
         if over:
             self.status = FINISHED
         self.pacer.schedule()
-        return None
+        return None, over
 
     async def stored(self, write: Callable[[], Awaitable[Any]], what: str) -> bool:
         """Run ``write()`` (a store write), trying again ``config.store_retries`` times after
