@@ -208,19 +208,21 @@ class Store:
             await conn.execute(insert(hands).values(**hand))
         await self.writer.submit(op)
 
-    async def add_action(self, row: ActionRow, hand_result: dict | None = None,
-                         totals: list[int] | None = None, match_over: bool = False,
-                         room_code: str | None = None) -> None:
-        """Store one accepted action; with ``hand_result`` the hand is ended (result and
-        time), the match ``totals`` updated, and with ``match_over`` the match and its room
-        (``room_code``) are finished — all in one transaction."""
+    async def add_action(self, row: ActionRow | tuple[ActionRow, ...],
+                         hand_result: dict | None = None, totals: list[int] | None = None,
+                         match_over: bool = False, room_code: str | None = None) -> None:
+        """Store one accepted action (or several played in one step, a tuple of rows: the
+        passes for the seats without an option, R13.2); with ``hand_result`` the hand (of the
+        last row) is ended (result and time), the match ``totals`` updated, and with
+        ``match_over`` the match and its room (``room_code``) are finished — all in one
+        transaction."""
         now = time.time()
-        params = row.params(now)
-        if hand_result is None and totals is None:
-            await self.writer.submit(Rows(_ACTION_INSERT, params, _ACTION_SQL))
+        rows = row if isinstance(row, tuple) else (row,)
+        writes = [Rows(_ACTION_INSERT, r.params(now), _ACTION_SQL) for r in rows]
+        if hand_result is None and totals is None and len(writes) == 1:
+            await self.writer.submit(writes[0])
             return
-
-        writes = [Rows(_ACTION_INSERT, params, _ACTION_SQL)]
+        row = rows[-1]
         if hand_result is not None:
             writes.append(_sql(_HAND_END_SQL, {
                 "status": HAND_ENDED, "result": dumps(hand_result), "at": now,

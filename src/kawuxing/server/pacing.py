@@ -297,19 +297,12 @@ class Pacer:
 
     async def _pass_idle(self, hand) -> None:
         """Pass, in seat order, for every player's seat that holds no option on the tile on
-        the table (R13.2), and send the result as one update (one broadcast, not one a
-        pass: issue 17). Stops at a pass that could not be stored (the pacer tries again,
-        :meth:`stalled`)."""
+        the table (R13.2), stored as one write (:meth:`Room.pass_for`), and send the result
+        as one update (one broadcast, not one a pass: issue 17). Nothing is passed when
+        storing failed (the pacer tries again, :meth:`stalled`)."""
         room = self.room
-        passed = False
-        for seat in hand.idle_seats():
-            if room.match.hand is not hand or seat not in hand.idle_seats() \
-                    or room.seats.botted(seat):
-                continue
-            if await room.play(seat, Action(seat, PASS), BY_WINDOW, quiet=True) is not None:
-                break
-            passed = True
-        if passed:
+        seats = [seat for seat in hand.idle_seats() if not room.seats.botted(seat)]
+        if seats and await room.pass_for(seats) is None:
             room.broadcast({})
             if room.finished:
                 await room.finish()

@@ -34,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import fairness
 from ..agents import DEFAULT_BOT, SUGGESTED_BOT, check_bot
-from ..engine import Action, IllegalAction
+from ..engine import PASS, Action, IllegalAction
 from ..engine.actions import action_from_json
 from ..engine.match import HandSeed, Match
 from ..engine.views import hand_result
@@ -588,44 +588,76 @@ class Room(Actor):
         when storing failed (``storage``: the hand is put back as it was before the action).
         ``by``: who played it (:mod:`.pacing`: ``player``, ``timeout``, ``bot``, ``auto``,
         ``window``)."""
-        match = self.match
-        hand = match.hand
         if self.pacer.holding():  # R13.2: no answer closes the window before its minimum
             return self.pacer.hold(seat, action, by, action_id)
+        problem, over = await self._play(((seat, action),), by)
+        if problem is None and not quiet:
+            self.broadcast({} if by == BY_WINDOW else {seat: action_id})
+            if over:
+                await self.finish()
+        return problem
+
+    async def pass_for(self, seats: list[int]) -> Problem | None:
+        """Pass, in the order of ``seats``, for seats that hold no option on the tile on the
+        table (R13.2, ``window``): validated and applied one after the other, stored as one
+        write (:meth:`Store.add_action` with their rows), not broadcast (the caller does).
+        Returns None when every pass was taken, else the problem with the state as before
+        the first (:meth:`play`)."""
+        problem, _ = await self._play(tuple((seat, Action(seat, PASS)) for seat in seats),
+                                      BY_WINDOW)
+        return problem
+
+    async def _play(self, moves: tuple[tuple[int, Action], ...],
+                    by: str) -> tuple[Problem | None, bool]:
+        """Validate and apply ``moves`` ((seat, action), in order), store them in one write,
+        then tell the pacer: :meth:`play` and :meth:`pass_for` without their broadcast.
+        Returns the problem (None: accepted) and whether the moves ended the match."""
+        match = self.match
+        hand = match.hand
+        seat, action = moves[0]
         try:
             hand.check(action)
         except IllegalAction as exc:
             code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
-            return code, exc.reason, exc.rule
+            return (code, exc.reason, exc.rule), False
         before = hand.clone()
-        events = hand.apply(action)
+        events = 0
+        rows = []
+        for seat, action in moves:
+            try:
+                events += len(hand.apply(action))
+            except IllegalAction as exc:  # a later move, after the first was applied
+                code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
+                match.hands[-1] = before
+                return (code, exc.reason, exc.rule), False
+            rows.append(ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
+                                  action.to_json(), by))
         over = hand.ended and match.over
-        row = ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
-                        action.to_json(), by)
+        what = f"{by} {', '.join(str(action) for _, action in moves)}"
         stored = await self.stored(
             lambda: self.store.add_action(
-                row, hand_result=hand_result(hand) if hand.ended else None,
+                rows[0] if len(rows) == 1 else tuple(rows),
+                hand_result=hand_result(hand) if hand.ended else None,
                 totals=match.totals() if hand.ended else None, match_over=over,
-                room_code=self.code), f"{by} {action}")
+                room_code=self.code), what)
         if not stored:
             match.hands[-1] = before
             if by != BY_PLAYER:  # nobody would ask again: the pacer tries it later
+                seat = moves[0][0]
                 wait = self.pacer.stalled(seat, by)
                 self.seats.send_all(protocol.error(
                     protocol.STORAGE, f"the server could not store a move of seat {seat}; "
                                       f"it tries again in {wait:g} s"))
-            return protocol.STORAGE, "the server could not store the action; try again", None
-        self.stats["accepted"] += 1
-        self.version += len(events)
-        self.pacer.played(seat, by)
+            return (protocol.STORAGE, "the server could not store the action; try again",
+                    None), False
+        self.stats["accepted"] += len(moves)
+        self.version += events
+        for seat, _ in moves:
+            self.pacer.played(seat, by)
         if over:
             self.status = FINISHED
         self.pacer.schedule()
-        if not quiet:
-            self.broadcast({} if by == BY_WINDOW else {seat: action_id})
-            if over:
-                await self.finish()
-        return None
+        return None, over
 
     async def stored(self, write: Callable[[], Awaitable[Any]], what: str) -> bool:
         """Run ``write()`` (a store write), trying again ``config.store_retries`` times after

@@ -40,6 +40,7 @@ class Sender:
         match = self.room.match
         match.open_next()
         hand, number = match.hand, match.number
+        common = self.common()  # (the same for every seat and spectator: built once)
         for slot in self.room.seats.connected():
             start = slot.sent if slot.sent_hand == number else 0
             events = events_for_seat(hand, slot.index, start)
@@ -47,39 +48,51 @@ class Sender:
             if not events and not acked:
                 continue
             slot.sent_hand, slot.sent = number, len(hand.events)
-            slot.conn.send(self.update(slot, events, acks[slot.index] if acked else None))
+            slot.conn.send(self.update(slot, events, acks[slot.index] if acked else None,
+                                       common=common))
         shared: dict[int, dict | None] = {}  # first new event -> the spectators' message
         for spectator in self.room.spectators:
             start = spectator.sent if spectator.sent_hand == number else 0
             if start not in shared:  # one view and one filtering for all who are there
                 events = events_for_seat(hand, None, start)
-                shared[start] = self.watch_update(events) if events else None
+                shared[start] = self.watch_update(events, common=common) if events else None
             if shared[start] is not None:
                 spectator.sent_hand, spectator.sent = number, len(hand.events)
                 spectator.conn.send(shared[start])
         self.between()
 
-    def update(self, slot: Slot, events: list[dict], ack: str | None = None,
-               resumed: bool = False, kind: str = "update") -> dict:
-        """The ``update`` (``kind`` ``"sync"``: the ``sync``) of ``slot`` with ``events``:
-        its view, the running totals, its clock, 托管, fairness and the open commitment."""
+    def common(self) -> tuple[list[int], dict | None, dict | None]:
+        """What every update of the hand in play shares, whoever it is for: the running
+        totals, the hand's fairness and the open commitment (public, R3.1)."""
         room = self.room
         match = room.match
-        return protocol.update(match.number, room.version, events,
-                               seat_view(match.hand, slot.index), running_totals(match),
-                               room.pacer.clock_for(slot.index), slot.auto,
-                               room.fair.fairness(match.number), room.fair.commit(), ack=ack,
-                               resumed=resumed, kind=kind)
+        return running_totals(match), room.fair.fairness(match.number), room.fair.commit()
 
-    def watch_update(self, events: list[dict], kind: str = "update") -> dict:
+    def update(self, slot: Slot, events: list[dict], ack: str | None = None,
+               resumed: bool = False, kind: str = "update",
+               common: tuple | None = None) -> dict:
+        """The ``update`` (``kind`` ``"sync"``: the ``sync``) of ``slot`` with ``events``:
+        its view, the running totals, its clock, 托管, fairness and the open commitment
+        (``common``: :meth:`common`, when several seats are sent theirs at once)."""
+        room = self.room
+        match = room.match
+        totals, fairness, commit = common or self.common()
+        return protocol.update(match.number, room.version, events,
+                               seat_view(match.hand, slot.index), totals,
+                               room.pacer.clock_for(slot.index), slot.auto, fairness, commit,
+                               ack=ack, resumed=resumed, kind=kind)
+
+    def watch_update(self, events: list[dict], kind: str = "update",
+                     common: tuple | None = None) -> dict:
         """The ``update`` (``kind`` ``"sync"``: the ``sync``) a spectator is sent with
         ``events`` (filtered for seat None): the spectator view, the running totals, no
-        clock, no 托管, the fairness data and the open commitment (public, R3.1)."""
+        clock, no 托管, the fairness data and the open commitment (public, R3.1;
+        ``common``: :meth:`common`)."""
         room = self.room
         match = room.match
+        totals, fairness, commit = common or self.common()
         return protocol.update(match.number, room.version, events, spectator_view(match.hand),
-                               running_totals(match), None, False,
-                               room.fair.fairness(match.number), room.fair.commit(), kind=kind)
+                               totals, None, False, fairness, commit, kind=kind)
 
     def watch_state(self, spectator: Spectator) -> None:
         """A spectator starts watching (or asks ``sync``): the whole hand in play, its

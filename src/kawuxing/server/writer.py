@@ -27,11 +27,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import queue
 import re
 import sqlite3
+import threading
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -270,8 +271,39 @@ class DirectSqlite:
     def __init__(self, path: str, setup: Callable[[sqlite3.Connection], None]) -> None:
         self.path = path
         self.setup = setup
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kawuxing-sqlite")
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()  # (fn, args, future, loop) or None
+        self.thread: threading.Thread | None = None
         self.conn: sqlite3.Connection | None = None
+
+    def _serve(self) -> None:
+        """The connection's thread: runs each job, and settles its future in its loop (one
+        ``call_soon_threadsafe`` a job: a third of an executor's hand-off, issue 34)."""
+        while True:
+            job = self.jobs.get()
+            if job is None:  # close(): after every job queued before
+                self._drop()
+                return
+            fn, args, future, loop = job
+            try:
+                outcome = (future.set_result, fn(*args))
+            except BaseException as exc:
+                outcome = (future.set_exception, exc)
+            try:
+                loop.call_soon_threadsafe(_resolve, future, *outcome)
+            except RuntimeError:  # the loop is closed: nobody waits for it
+                pass
+
+    def _run(self, fn: Callable, *args: Any) -> asyncio.Future:
+        """``fn(*args)`` in the connection's thread (started at the first call): a future of
+        the running loop for its result."""
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._serve, name="kawuxing-sqlite",
+                                           daemon=True)
+            self.thread.start()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self.jobs.put((fn, args, future, loop))
+        return future
 
     def _connection(self) -> sqlite3.Connection:
         if self.conn is None:
@@ -306,19 +338,23 @@ class DirectSqlite:
         """Insert every row (consecutive ones with the same ``sql`` with one
         ``executemany``) in one transaction; raises the ``sqlite3`` error (rolled back).
         ``conn`` (the writer's) is not used."""
-        await asyncio.get_running_loop().run_in_executor(self.pool, self._commit,
-                                                         _grouped(rows))
+        await self._run(self._commit, _grouped(rows))
 
     async def checkpoint(self) -> None:
         """``PRAGMA wal_checkpoint(TRUNCATE)`` on this connection."""
         def run() -> None:
             self._connection().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-        await asyncio.get_running_loop().run_in_executor(self.pool, run)
+        await self._run(run)
 
     def close(self) -> None:
-        """Close the connection (in its thread) and stop the thread."""
-        self.pool.submit(self._drop).result()
-        self.pool.shutdown(wait=True)
+        """Close the connection (in its thread, after the jobs queued) and stop the
+        thread."""
+        if self.thread is None:
+            self._drop()
+            return
+        self.jobs.put(None)
+        self.thread.join()
+        self.thread = None
 
 
 class DirectPostgres:
@@ -426,6 +462,13 @@ async def _run_ops(conn: AsyncConnection, ops: list) -> list:
             results.append(await op(conn))
             i += 1
     return results
+
+
+def _resolve(future: asyncio.Future, setter: Callable[[Any], None], value: Any) -> None:
+    """Set ``future``'s result or exception (``setter`` one of its two methods) unless it
+    was cancelled meanwhile."""
+    if not future.done():
+        setter(value)
 
 
 def _settle(fut: asyncio.Future, result: Any = None, error: BaseException | None = None) -> None:
