@@ -1,6 +1,9 @@
 """The server's wing holds together (issue 33): no import circle among ``kawuxing.server``'s
 modules at run time (imports under ``TYPE_CHECKING`` are for annotations only), and the room is
-the one module there that applies an action to the hand (``Hand.apply``)."""
+the one module there that applies an action to the hand (``Hand.apply``), stores it
+(``Store.add_action``), sends the seats their update (``broadcast``) and ends the match
+(``finish``): pacing decides when and what, and asks the room (``Room.play``, ``pass_for``,
+``tell``)."""
 
 from __future__ import annotations
 
@@ -96,3 +99,20 @@ def test_the_room_alone_applies_actions_to_the_hand():
                             and n.func.attr == "apply" and "hand" in ast.unparse(n.func.value)
                             for n in ast.walk(ast.parse(p.read_text("utf-8")))))
     assert callers == ["kawuxing.server.room"]
+
+
+def callers(method: str, skip: str = "") -> list[str]:
+    """The server modules that call ``<something>.<method>(…)`` (receivers containing
+    ``skip`` left out)."""
+    def calls(path: Path) -> bool:
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                   and n.func.attr == method
+                   and not (skip and skip in ast.unparse(n.func.value))
+                   for n in ast.walk(ast.parse(path.read_text("utf-8"))))
+    return sorted(module_name(p) for p in SERVER.rglob("*.py") if calls(p))
+
+
+def test_the_room_alone_stores_actions_tells_the_seats_and_ends_the_match():
+    assert callers("add_action") == ["kawuxing.server.room"]
+    assert callers("broadcast", skip="bus") == ["kawuxing.server.room"]  # (the cluster's bus
+    assert callers("finish") == ["kawuxing.server.room"]  # relays between processes)

@@ -180,9 +180,7 @@ class Pacer:
                 acks[seat] = action_id
             else:
                 room.refuse(room.seats[seat], action_id, *problem)
-        room.broadcast(acks)
-        if room.finished:
-            await room.finish()
+        await room.tell(acks)
 
     # --- timers and bots -------------------------------------------------------------
     def bot_pause(self) -> float:
@@ -303,9 +301,7 @@ class Pacer:
         room = self.room
         seats = [seat for seat in hand.idle_seats() if not room.seats.botted(seat)]
         if seats and await room.pass_for(seats) is None:
-            room.broadcast({})
-            if room.finished:
-                await room.finish()
+            await room.tell({})
 
     def played(self, seat: int, by: str) -> None:
         """An action of ``seat`` was accepted: its timer stops; a player's own action ends

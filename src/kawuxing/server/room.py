@@ -699,6 +699,15 @@ class Room(Actor):
         """Send every connected seat its new events and view (:meth:`Sender.broadcast`)."""
         self.sender.broadcast(acks)
 
+    async def tell(self, acks: dict[int, str | None]) -> None:
+        """After moves played ``quiet`` (:meth:`play`, :meth:`pass_for`: a claim window's
+        end, the passes of the seats without an option, R13.2): one update to every seat
+        (``acks``: seat -> the id of its action acknowledged), then the match's end if they
+        ended it. What the pacer asks of the room instead of sending itself."""
+        self.broadcast(acks)
+        if self.finished:
+            await self.finish()
+
     async def _rate(self, match_id: str) -> None:
         self.rating = await self.store.players.rate(match_id)
 
