@@ -139,7 +139,7 @@ def test_i18n_has_every_key_in_both_languages():
     used = set()
     for name, text in js_files().items():
         used |= {k for k in re.findall(r"\bt\('([a-z0-9_]+)'", text) if not k.endswith("_")}
-        if name == "table.js":  # KEYS_HELP: [key, text key]
+        if name == "game-keys.js":  # KEYS_HELP: [key, text key]
             block = text[text.index("KEYS_HELP = ["):text.index("];", text.index("KEYS_HELP = ["))]
             used |= set(re.findall(r"\['[^']*', '([a-z_]+)'\]", block))
         used |= set(re.findall(r"mk\([^\n]*'(rp_\w+)'\);", text))  # replay buttons' titles

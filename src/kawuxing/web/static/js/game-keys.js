@@ -7,8 +7,14 @@ import { el } from './dom.js';
 import { t } from './i18n.js';
 import { hintable } from './hint.js';
 import { actionGroups } from './actionbar.js';
-import { handLayout, KEYS_HELP } from './table.js';
+import { handLayout } from './table.js';
 import { closeModal, openModal } from './ui.js';
+
+export const KEYS_HELP = [
+  ['1-9 0', 'key_select'], ['← →', 'key_move'], ['Enter', 'key_discard'], ['D', 'key_drawn'],
+  ['H', 'act_win'], ['P', 'act_pung'], ['K', 'act_kong'], ['L', 'act_declare'], ['Space', 'act_pass'],
+  ['T', 'act_hint'], ['M', 'key_mute'], ['R', 'key_rules'], ['Esc', 'key_cancel'], ['?', 'key_help'],
+];
 
 /** Mute, volume and the tiles' voice for the help panel (kept in localStorage by audio.js);
  * changed() after each change. */

@@ -2,11 +2,10 @@
 // left: play goes counter-clockwise, R1.2); each seat's discards in rows of six in front of it,
 // its melds at its right, a 亮倒 hand face up with its live waits; in the centre the wall, the
 // dice (when the view has them), the dealer and the seat in turn; your hand with the actions the
-// server says are legal (view.legal). Built from a seat view (engine/views.py seat_view) each
-// time it changes and patched into the page (dom.js patch: the elements that stay are kept, so
-// focus stays and only what is new animates): the view is the truth — waits
-// (view.declare_waits, view.ready_waits, a declared seat's waits) and unseen counts
-// (view.unseen) come with it; nothing here re-derives a rule.
+// server says are legal (view.legal). Built from a seat view (engine/views.py seat_view) each time
+// it changes and patched into the page (dom.js patch: what stays is kept, so focus stays and only
+// what is new animates): the view is the truth — waits (view.declare_waits, view.ready_waits, a
+// declared seat's waits) and unseen counts (view.unseen) come with it; nothing re-derives a rule.
 
 import { el, patch } from './dom.js';
 import { actionGroups, actionsEl, declareChoices, hintPanel } from './actionbar.js';
@@ -15,12 +14,6 @@ import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
 import { parseTiles } from './notation.js';
 import { avatarEl, botLevel, connects, playerName, position, positionLabel } from './seats.js';
-
-export const KEYS_HELP = [
-  ['1-9 0', 'key_select'], ['← →', 'key_move'], ['Enter', 'key_discard'], ['D', 'key_drawn'],
-  ['H', 'act_win'], ['P', 'act_pung'], ['K', 'act_kong'], ['L', 'act_declare'], ['Space', 'act_pass'],
-  ['T', 'act_hint'], ['M', 'key_mute'], ['R', 'key_rules'], ['Esc', 'key_cancel'], ['?', 'key_help'],
-];
 
 /** A meld as the view gives it: a concealed kong shows two backs and two faces where the view
  * gives its tile (its owner, everyone once the hand ends, option concealed_kong_visible) and
