@@ -108,5 +108,6 @@ def print_report(report: ArenaReport) -> None:
                       f"{b.rating[2]:.2f}")
     console.print(play)
     console.print(speed)
-    console.print(f"{report.deals} deal{'s' if report.deals != 1 else ''}, {report.hands} hands, rules {report.rules}, "
-              f"seed {report.seed}, {report.seconds:.1f} s", highlight=False)
+    deals = f"{report.deals} deal{'s' if report.deals != 1 else ''}"
+    console.print(f"{deals}, {report.hands} hands, rules {report.rules}, "
+                  f"seed {report.seed}, {report.seconds:.1f} s", highlight=False)

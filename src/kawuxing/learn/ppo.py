@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..engine.observation import observe
 from ..agents.registry import make_agent
+from ..engine.observation import observe
 from ..engine.state import TURN
 from ..envs.actions import NUM_ACTIONS
 from ..envs.vector import VectorEnv
