@@ -116,3 +116,15 @@ def test_the_room_alone_stores_actions_tells_the_seats_and_ends_the_match():
     assert callers("add_action") == ["kawuxing.server.room"]
     assert callers("broadcast", skip="bus") == ["kawuxing.server.room"]  # (the cluster's bus
     assert callers("finish") == ["kawuxing.server.room"]  # relays between processes)
+
+
+def test_no_part_keeps_the_room():
+    """The pacer and the builders of messages and of the fair deal are handed the room they
+    work for (a parameter); none stores it (``self.room = …``), so the room is the one owner
+    of its state (issue 33)."""
+    keepers = sorted(module_name(p) for p in SERVER.rglob("*.py")
+                     if any(isinstance(n, ast.Attribute) and n.attr == "room"
+                            and isinstance(n.ctx, ast.Store)
+                            and ast.unparse(n.value) == "self"
+                            for n in ast.walk(ast.parse(p.read_text("utf-8")))))
+    assert keepers == []

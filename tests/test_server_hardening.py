@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 from test_server_room import Sink, settle
 
-from kawuxing.server import protocol
+from kawuxing.server import protocol, sending
 from kawuxing.server.clock import ManualClock
 from kawuxing.server.config import ServerConfig
 from kawuxing.server.db import Store
@@ -654,7 +654,7 @@ def test_ended_hands_are_dropped_from_memory_and_read_from_the_database(tmp_path
             stored = [h["result"]["deltas"] for h in match["hands"]]
             assert [h.deltas for h in hands] == stored
             assert room.match.totals() == match["totals"] == [sum(c) for c in zip(*stored)]
-            assert room.sender.match_end()["hands"] == stored
+            assert sending.match_end(room)["hands"] == stored
             assert room.version == sum(len(h.events) for h in hands)
             record = await store.hand_record(room.match_id, 0)
             assert record["status"] == "ended" and len(record["record"]["actions"]) == \

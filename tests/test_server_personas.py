@@ -141,9 +141,9 @@ class _Room:
 
 
 def pauses(n: int = 400, **config) -> list[float]:
-    pacer = Pacer(_Room(**config))
+    pacer, room = Pacer(), _Room(**config)
     pacer.rng = random.Random(3)
-    return [pacer.bot_pause() for _ in range(n)]
+    return [pacer.bot_pause(room) for _ in range(n)]
 
 
 def test_bot_pause_is_the_delay_with_jitter():

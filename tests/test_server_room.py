@@ -165,7 +165,7 @@ def test_late_timer_does_nothing_and_reserve_is_used(tmp_path):
             await act(room, sinks[0], [0, "discard", "5p"])
             assert len(hand.actions) == 1 and room.slots[0].reserve == pytest.approx(7)
             # the old timer fires after the decision was made: nothing happens
-            await room.post(room.pacer.on_timeout, 0, timer.version, timer.tid)
+            await room.post(room.pacer.on_timeout, room, 0, timer.version, timer.tid)
             clock.advance(20)  # the cancelled handle must not fire either
             await settle(room, clock)
             assert [a.seat for a in hand.actions[:1]] == [0]

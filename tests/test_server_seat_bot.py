@@ -189,6 +189,6 @@ def test_toguan_never_declares_for_a_player_who_is_away(tmp_path):
             room.seats.agent = lambda seat, auto_bot: bot
             room.match.hand.legal_actions = lambda seat: list(legal)
             for seat in (0, 2):  # a player's seat under 托管, then the bot's own seat
-                await room.pacer.think(seat)
+                await room.pacer.think(room, seat)
             assert bot.seen == [[Action(0, DISCARD, five)], legal]
     asyncio.run(main())

@@ -233,7 +233,7 @@ async def watched_bot_room(manager):
     room = manager.get(created["code"])
     watcher = Sink()
     await room.post(room.watch, watcher)
-    room.pacer.schedule()
+    room.pacer.schedule(room)
     return room, watcher
 
 

@@ -73,7 +73,10 @@ class Timer:
 
 
 class Pacer:
-    """The timers, bot moves and claim window of one room (see the module doc).
+    """The timers, bot moves and claim window of one room (see the module doc). It keeps
+    its own state only: each method is given the room (``room``) whose state it reads, and
+    asks it to carry out what it decided (:meth:`Room.play`, :meth:`Room.pass_for`,
+    :meth:`Room.tell`, :meth:`Room.next_hand`).
 
     ``timers``: seat -> :class:`Timer`; ``bot_handles``: seat -> (version, handle) of a bot move
     or the pass of a seat without an option; ``held``: seat -> (action, by, action id) of the
@@ -86,8 +89,7 @@ class Pacer:
     time before which no automatic move is tried after a storage failure — has come).
     """
 
-    def __init__(self, room: Room) -> None:
-        self.room = room
+    def __init__(self) -> None:
         self.timers: dict[int, Timer] = {}
         self.bot_handles: dict[int, tuple[int, TimerHandle]] = {}
         self.window: tuple[WindowKey, float] | None = None
@@ -102,69 +104,68 @@ class Pacer:
         self.overdue: set[int] = set()
         self.resume_at = float("-inf")
 
-    def watched(self) -> bool:
+    def watched(self, room: Room) -> bool:
         """Whether people follow the room — it has players, or spectators (旁观) watch it:
         then bots pause, claim windows last their minimum and hands have their countdown.
         Else (bots only, nobody watching) it plays at full speed."""
-        return bool(self.room.seats.humans() or self.room.spectators)
+        return bool(room.seats.humans() or room.spectators)
 
     # --- the claim window (R13.2) ----------------------------------------------------
-    def window_key(self) -> WindowKey | None:
+    def window_key(self, room: Room) -> WindowKey | None:
         """(hand number, events so far) while a claim window is open, else None; answers
         make no event, so the key stays the same until the window closes."""
-        match = self.room.match
+        match = room.match
         hand = match.hand
         if hand.phase not in (CLAIM, ROB):
             return None
         return match.number, len(hand.events)
 
-    def window_left(self) -> float:
+    def window_left(self, room: Room) -> float:
         """Seconds until the claim window on the table may close (R13.2): ``claim_window``
         from when it opened, in a room with players; 0 when no window is open."""
-        room = self.room
-        key = self.window_key()
-        if key is None or room.config.claim_window <= 0 or not self.watched():
+        key = self.window_key(room)
+        if key is None or room.config.claim_window <= 0 or not self.watched(room):
             return 0.0
         now = room.clock.now()
         if self.window is None or self.window[0] != key:
             self.window = (key, now)
         return max(0.0, self.window[1] + room.config.claim_window - now)
 
-    def holding(self) -> bool:
+    def holding(self, room: Room) -> bool:
         """True while answers are kept rather than applied: the window's minimum is not over."""
-        return self.window_left() > WINDOW_EPSILON
+        return self.window_left(room) > WINDOW_EPSILON
 
-    def hold(self, seat: int, action: Action, by: str, action_id: str | None) -> Problem | None:
+    def hold(self, room: Room, seat: int, action: Action, by: str,
+             action_id: str | None) -> Problem | None:
         """An answer that came before the window's minimum: refused now if illegal (returns
         the problem), else kept and applied (acknowledged) when the minimum is over, so that
         how fast a window closes never tells whether another seat could claim (R13.2)."""
         if seat in self.held:
             return protocol.ILLEGAL, "this seat already answered", "R4.3"
         try:
-            self.room.match.hand.check(action)
+            room.match.hand.check(action)
         except IllegalAction as exc:
             return protocol.ILLEGAL, exc.reason, exc.rule
         self.held[seat] = (action, by, action_id)
-        self.schedule()
+        self.schedule(room)
         return None
 
-    async def window_end(self, key: WindowKey) -> None:
+    async def window_end(self, room: Room, key: WindowKey) -> None:
         """The claim window's minimum is over (R13.2). In one step, and sent as one update
         to each seat: the seats with no option are passed for and the bots answer (seat
         order), then the answers kept by :meth:`hold` are applied in the order they came (one
         no longer legal is refused to its seat). A player still deciding keeps the window
         open. Whoever could claim, each seat sees the same messages at the same time."""
-        room = self.room
         self.window_handle = None
-        if room.match is None or self.window_key() != key or not room.playing:
+        if room.match is None or self.window_key(room) != key or not room.playing:
             return
         hand = room.match.hand
         acks: dict[int, str | None] = {}
         for seat in list(hand.to_act()):
-            if seat in self.held or self.window_key() != key:
+            if seat in self.held or self.window_key(room) != key:
                 continue
             if room.seats.botted(seat):
-                action, by = await self._bot_action(seat, self._thought(seat, key))
+                action, by = await self._bot_action(room, seat, self._thought(seat, key))
                 if await room.play(seat, action, by, quiet=True) is None:
                     acks[seat] = None
             elif seat in hand.idle_seats():
@@ -174,7 +175,7 @@ class Pacer:
         for seat, (action, by, action_id) in held.items():
             problem: Problem | None = (protocol.STALE,
                                        "the tile on the table was settled meanwhile", None)
-            if self.window_key() == key:
+            if self.window_key(room) == key:
                 problem = await room.play(seat, action, by, action_id, quiet=True)
             if problem is None:
                 acks[seat] = action_id
@@ -183,23 +184,22 @@ class Pacer:
         await room.tell(acks)
 
     # --- timers and bots -------------------------------------------------------------
-    def bot_pause(self) -> float:
+    def bot_pause(self, room: Room) -> float:
         """Seconds a bot waits before a move in a room with players: ``bot_delay`` times a
         uniform factor in ``1 ± bot_jitter`` (jitter clamped to 0-1; 0: exactly
         ``bot_delay``). Called once per scheduled move and never asked what the bot may do,
         so the pause has one distribution with or without a claim option (R13.2)."""
-        config = self.room.config
+        config = room.config
         jitter = min(1.0, max(0.0, config.bot_jitter))
         if jitter == 0.0 or config.bot_delay <= 0:
             return max(0.0, config.bot_delay)
         return config.bot_delay * (1.0 + self.rng.uniform(-jitter, jitter))
 
-    def think(self, seat: int) -> asyncio.Future:
+    def think(self, room: Room, seat: int) -> asyncio.Future:
         """Start the bot of ``seat`` deciding now, in a worker thread, on its seat's
         Observation (R13; a snapshot, so the room may go on meanwhile) and the legal actions
         now (:func:`auto_choices` for a player's seat under 托管): a future of its
         :class:`Action` (the expert takes a few ms, tens at worst)."""
-        room = self.room
         hand = room.match.hand
         agent = room.seats.agent(seat, room.settings.auto_bot)
         legal = hand.legal_actions(seat)
@@ -207,16 +207,15 @@ class Pacer:
             legal = auto_choices(legal)
         return asyncio.ensure_future(asyncio.to_thread(agent.act, observe(hand, seat), legal))
 
-    def think_ahead(self, key: WindowKey) -> None:
+    def think_ahead(self, room: Room, key: WindowKey) -> None:
         """The claim window ``key`` opened: each bot that must answer it (with an option or
         with only a pass) starts deciding now (:meth:`think`), so that its answer is ready
         when the window's minimum is over and the window closes at the same time whatever the
         bots held (R13.2). Answers cannot change the table before then (:meth:`hold`)."""
         self.forget_thinking()
-        room = self.room
         for seat in room.match.hand.to_act():
             if room.seats.botted(seat):
-                self.thinking[seat] = (key, self.think(seat))
+                self.thinking[seat] = (key, self.think(room, seat))
 
     def _thought(self, seat: int, key: WindowKey) -> asyncio.Future | None:
         """The answer :meth:`think_ahead` started for ``seat`` in window ``key``, if any."""
@@ -234,23 +233,21 @@ class Pacer:
             future.cancel()
         self.thinking.clear()
 
-    async def _bot_action(self, seat: int,
+    async def _bot_action(self, room: Room, seat: int,
                           thought: asyncio.Future | None = None) -> tuple[Action, str]:
         """What the bot of ``seat`` plays now (``thought``: its answer already being decided,
         :meth:`think_ahead`; else it decides now, :meth:`think`), and who played it (``bot``
         or, for 托管, ``auto``). The room's task waits for the worker thread, so the room
         cannot move meanwhile and the other rooms keep playing."""
-        room = self.room
         room.stats["bot"] += 1
         by = BY_AUTO if room.seats[seat].kind in PLAYERS else BY_BOT
-        return await (thought if thought is not None else self.think(seat)), by
+        return await (thought if thought is not None else self.think(room, seat)), by
 
-    async def on_timeout(self, seat: int, version: int, timer_id: int) -> None:
+    async def on_timeout(self, room: Room, seat: int, version: int, timer_id: int) -> None:
         """A decision timer fired. Does nothing if the decision was made meanwhile (the
         version moved or the seat has nothing to decide). Else plays what
         :class:`~kawuxing.agents.timeout.TimeoutAgent` chooses; after ``auto_after`` timeouts
         in a row a bot plays the seat (托管) until its player acts again."""
-        room = self.room
         timer = self.timers.get(seat)
         if (timer is None or timer.version != version or timer.tid != timer_id
                 or version != room.version or room.match is None or room.seats.botted(seat)):
@@ -273,11 +270,10 @@ class Pacer:
         if problem is not None and problem[0] == protocol.STORAGE:
             slot.timeouts -= 1  # not played: counted when it is
 
-    async def bot_move(self, seat: int, version: int) -> None:
+    async def bot_move(self, room: Room, seat: int, version: int) -> None:
         """A bot's turn (a bot seat, or a human seat under 托管), or the pass of a player who
         holds no option on the tile on the table once the claim window's minimum is over
         (R13.2: passed for automatically). Ignored if stale."""
-        room = self.room
         self.bot_handles.pop(seat, None)
         if (version != room.version or room.match is None or room.seats.paused()
                 or not room.playing):
@@ -288,26 +284,24 @@ class Pacer:
             return
         if not room.seats.botted(seat):
             if seat in hand.idle_seats():
-                await self._pass_idle(hand)
+                await self._pass_idle(room, hand)
             return
-        action, by = await self._bot_action(seat)
+        action, by = await self._bot_action(room, seat)
         await room.play(seat, action, by)
 
-    async def _pass_idle(self, hand) -> None:
+    async def _pass_idle(self, room: Room, hand) -> None:
         """Pass, in seat order, for every player's seat that holds no option on the tile on
         the table (R13.2), stored as one write (:meth:`Room.pass_for`), and send the result
         as one update (one broadcast, not one a pass: issue 17). Nothing is passed when
         storing failed (the pacer tries again, :meth:`stalled`)."""
-        room = self.room
         seats = [seat for seat in hand.idle_seats() if not room.seats.botted(seat)]
         if seats and await room.pass_for(seats) is None:
             await room.tell({})
 
-    def played(self, seat: int, by: str) -> None:
+    def played(self, room: Room, seat: int, by: str) -> None:
         """An action of ``seat`` was accepted: its timer stops; a player's own action ends
         托管 and its timeouts in a row, and the time it took beyond ``decision_seconds`` comes
         out of its reserve."""
-        room = self.room
         slot = room.seats[seat]
         timer = self.timers.pop(seat, None)
         self.overdue.discard(seat)
@@ -321,54 +315,50 @@ class Pacer:
         if timer is not None:
             timer.handle.cancel()
 
-    def clock_for(self, seat: int) -> dict | None:
+    def clock_for(self, room: Room, seat: int) -> dict | None:
         """The ``clock`` of ``seat``'s message: None unless it has a decision timer."""
         timer = self.timers.get(seat)
         if timer is None:
             return None
-        room = self.room
         left = timer.limit - (room.clock.now() - timer.started)
         return protocol.clock(left, room.settings.decision_seconds, room.seats[seat].reserve)
 
-    def stalled(self, seat: int, by: str) -> float:
+    def stalled(self, room: Room, seat: int, by: str) -> float:
         """A move of ``seat`` played by ``by`` (a bot, a timeout, the window's pass) could
         not be stored and was undone (:meth:`Room.play`): no automatic move is tried for
         ``stalled_retry`` seconds, doubled for each failure in a row (at most
         :data:`STALLED_MAX`); then it is played again (a timeout at once). Returns the wait
         in seconds."""
-        room = self.room
         failures = max(1, room.stats.get("store_failures", 1))
         wait = min(STALLED_MAX, room.config.stalled_retry * 2 ** (failures - 1))
         self.resume_at = room.clock.now() + wait
         if by == BY_TIMEOUT:
             self.overdue.add(seat)
-        self.schedule()
+        self.schedule(room)
         return wait
 
     # --- between hands ---------------------------------------------------------------
-    def ready(self) -> list[bool]:
+    def ready(self, room: Room) -> list[bool]:
         """Per seat, whether it is ready for the next hand: a player who sent ``ready``, and
         at once a bot seat, a seat under 托管 and a player whose connection dropped. (Told
         only between hands: that a seat is under 托管 — after timeouts, which a seat with no
         option never has — says nothing of a hand still in play, R13.)"""
-        seats = self.room.seats
+        seats = room.seats
         return [seats.botted(s.index) or s.conn is None or s.ready for s in seats]
 
-    def between(self) -> dict | None:
+    def between(self, room: Room) -> dict | None:
         """The ``next_hand`` message of the countdown running now (seconds left, who is
         ready), or None when no countdown runs (a hand in play, the match over, no pause)."""
-        room = self.room
         if self.next_at is None or room.match is None or not room.match.hand.ended:
             return None
-        return protocol.next_hand(room.version, self.next_at - room.clock.now(), self.ready())
+        return protocol.next_hand(room.version, self.next_at - room.clock.now(), self.ready(room))
 
-    def all_ready(self) -> None:
+    def all_ready(self, room: Room) -> None:
         """A seat may have become ready: deal now if every seat is (:meth:`ready`)."""
-        room = self.room
         match = room.match
         if match is None or not match.hand.ended or match.over:
             return
-        if all(self.ready()):
+        if all(self.ready(room)):
             room.post_nowait(room.next_hand, room.version)
 
     def cancel_next(self) -> None:
@@ -378,24 +368,22 @@ class Pacer:
             self.next_handle = None
         self.next_at = None
 
-    def retry_next(self, version: int) -> None:
+    def retry_next(self, room: Room, version: int) -> None:
         """The next hand could not be stored: deal again in :data:`RETRY_DEAL` seconds."""
-        room = self.room
         self.next_handle = room.clock.call_later(
             RETRY_DEAL, lambda: room.post_nowait(room.next_hand, version))
 
     # --- scheduling ------------------------------------------------------------------
-    def schedule(self) -> None:
+    def schedule(self, room: Room) -> None:
         """Start or cancel the timers and bot moves the state now calls for."""
-        room = self.room
         match = room.match
         hand = match.hand
         paused = room.seats.paused()
         if hand.ended or not room.playing:
-            self.cancel_all()
+            self.cancel_all(room)
             if not match.over and room.playing and self.next_handle is None and not paused:
                 version = room.version
-                pause = 0.0 if not self.watched() else room.config.hand_pause
+                pause = 0.0 if not self.watched(room) else room.config.hand_pause
                 self.next_handle = room.clock.call_later(
                     pause, lambda: room.post_nowait(room.next_hand, version))
                 # (runs its course even when every seat is ready already, bots and 托管: the
@@ -406,14 +394,14 @@ class Pacer:
             return
         now = room.clock.now()
         hold = max(0.0, self.resume_at - now)  # after a storage failure (stalled)
-        window = self.window_left() if not paused else 0.0
-        key = self.window_key()
+        window = self.window_left(room) if not paused else 0.0
+        key = self.window_key(room)
         if window > 0 and (self.window_handle is None or self.window_handle[0] != key):
             if self.window_handle is not None:
                 self.window_handle[1].cancel()
             self.window_handle = (key, room.clock.call_later(
-                window, lambda k=key: room.post_nowait(self.window_end, k)))
-            self.think_ahead(key)
+                window, lambda k=key: room.post_nowait(self.window_end, room, k)))
+            self.think_ahead(room, key)
         idle = hand.idle_seats()
         for seat in SEATS:
             deciding = bool(hand.legal_actions(seat)) and not paused and seat not in self.held
@@ -437,11 +425,11 @@ class Pacer:
                         bot[1].cancel()
                     # a seat without an option is passed for at once (R13.2: once the
                     # window's minimum, if any, is over); a bot waits its usual pause
-                    delay = self.bot_pause() \
-                        if self.watched() and room.seats.botted(seat) else 0.0
+                    delay = self.bot_pause(room) \
+                        if self.watched(room) and room.seats.botted(seat) else 0.0
                     handle = room.clock.call_later(
                         max(delay, hold),
-                        lambda s=seat, v=version: room.post_nowait(self.bot_move, s, v))
+                        lambda s=seat, v=version: room.post_nowait(self.bot_move, room, s, v))
                     self.bot_handles[seat] = (version, handle)
                 continue
             if timer is not None and timer.version == version:
@@ -454,10 +442,11 @@ class Pacer:
             self._timer_seq += 1
             tid = self._timer_seq
             handle = room.clock.call_later(
-                limit, lambda s=seat, v=version, t=tid: room.post_nowait(self.on_timeout, s, v, t))
+                limit, lambda s=seat, v=version, t=tid: room.post_nowait(self.on_timeout, room,
+                                                                         s, v, t))
             self.timers[seat] = Timer(version, handle, now, limit, tid)
 
-    def cancel_all(self) -> None:
+    def cancel_all(self, room: Room) -> None:
         """Cancel every timer, bot move and window end (and the next deal once the match is
         over or not started)."""
         for timer in self.timers.values():
@@ -470,7 +459,7 @@ class Pacer:
             self.window_handle[1].cancel()
             self.window_handle = None
         self.forget_thinking()
-        match = self.room.match
+        match = room.match
         if self.next_handle is not None and (match is None or match.over):
             self.cancel_next()
 

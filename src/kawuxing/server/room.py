@@ -39,7 +39,7 @@ from ..engine.actions import action_from_json
 from ..engine.match import HandSeed, Match
 from ..engine.views import hand_result
 from ..rules import RuleSet
-from . import protocol
+from . import fairdeal, protocol, sending
 from .actor import Actor
 from .chat import CHAT_LIMITED, ChatLimits
 from .clock import Clock
@@ -47,7 +47,6 @@ from .config import ServerConfig
 from .db import Store
 from .ended import compact
 from .errors import RoomError, RoomMoved
-from .fairdeal import FairDeal
 from .hints import SeatHints
 from .pacing import BY_PLAYER, BY_WINDOW, Pacer, Problem
 from .playerstore import sitting
@@ -55,7 +54,6 @@ from .rows import ActionRow, hand_row, match_row, restored_match, room_row
 from .seats import (ACCEPTED, BOT, EXTERNAL, EXTERNAL_NICKNAME, HUMAN, OPEN, PLAYERS, REFUSED,
                     SEATS, Seats, Sink, Slot, clean_nickname)
 from .seeds import first_hand_seed, new_match, new_match_id
-from .sending import Sender
 from .spectators import NO_SPECTATORS, SPECTATOR, Spectators
 
 log = logging.getLogger("kawuxing.server.room")
@@ -97,8 +95,10 @@ class Room(Actor):
     ``code``; ``rules`` (:class:`RuleSet`); ``seats`` (:class:`Seats`; ``slots`` their list);
     ``match`` (the :class:`~kawuxing.engine.Match` once three seats are filled; ``match_id``);
     ``opening`` (the first hand's commitment, drawn now, R3.1; None for test walls);
-    ``version`` (events so far); ``pacer``, ``sender``, ``fair`` (its parts); ``stats``
-    (actions accepted and refused, timeouts, bot moves, storage failures in a row);
+    ``version`` (events so far); ``pacer`` (:class:`Pacer`: when and what; it is handed the
+    room, and keeps none; what the seats are sent is built from the room by :mod:`.sending`,
+    the fair deal's part by :mod:`.fairdeal`); ``stats`` (actions accepted and refused,
+    timeouts, bot moves, storage failures in a row);
     ``idle_since``: since when (epoch seconds) no player is connected, None while one is
     (the manager expires abandoned matches from it).
     """
@@ -131,7 +131,7 @@ class Room(Actor):
         self.created_at = time.time()
         self.idle_since: float | None = self.created_at  # no player connected since (epoch s)
         self.owner: str | None = None  # who made it (client IP; not stored)
-        self.pacer, self.sender, self.fair = Pacer(self), Sender(self), FairDeal(self)
+        self.pacer = Pacer()
         self.spectators = Spectators(config.max_spectators)  # 旁观 (issue 12)
         self.hints = SeatHints()  # 提示, worked out beside the room (issue 34)
         self.chat = ChatLimits(config.chat_rate, config.chat_burst, clock.now)
@@ -152,10 +152,10 @@ class Room(Actor):
     async def stop(self, code: int = protocol.CLOSE_RESTART, reason: str = "server stopping",
                    timeout: float = 5.0) -> None:
         """Finish the command in progress, cancel timers, close connections with ``code``."""
-        self.pacer.cancel_all()
+        self.pacer.cancel_all(self)
         self.hints.cancel()
         await self.stop_serving(timeout)
-        self.pacer.cancel_all()
+        self.pacer.cancel_all(self)
         for seat in list(self.drops):
             self._cancel_drop(seat)
         for slot in self.seats.connected():
@@ -206,7 +206,7 @@ class Room(Actor):
         if self.match is None and self.waiting and self.seats.full():
             await self._try_start()
         elif self.match is not None:
-            self.pacer.schedule()
+            self.pacer.schedule(self)
         self.schedule_fill()
 
     def schedule_fill(self) -> None:
@@ -228,7 +228,7 @@ class Room(Actor):
             if slot.kind == OPEN:
                 await self.seats.seat_bot(self.store, self.code, slot.index, SUGGESTED_BOT,
                                           self.fence)
-        self.sender.players()
+        sending.players(self)
         if self.seats.full():
             await self._try_start()
 
@@ -243,12 +243,12 @@ class Room(Actor):
                 "hands_per_match": self.rules.hands_per_match, "seats": self.seats.public(),
                 "hand": match.number if match else None,
                 "totals": match.totals() if match else None,
-                "match_id": self.match_id, "commit": self.fair.commit()}
+                "match_id": self.match_id, "commit": fairdeal.commit(self)}
 
     def entropy_counted(self, seat: int, commitment: str | None) -> str | None:
         """The entropy recorded for ``seat`` in the hand of ``commitment`` (dealt or not),
         or None: what a join with entropy can report (read-only)."""
-        return self.fair.counted(seat, commitment)
+        return fairdeal.counted(self, seat, commitment)
 
     # --- commands: seats ---------------------------------------------------------------
     async def join(self, nickname: str, seat: int | None = None, entropy: str | None = None,
@@ -278,12 +278,12 @@ class Room(Actor):
             await self.stored(lambda: self.store.players.sat_down(match_id, slot.index,
                                                                   player_id, hand),
                               f"player {player_id} sitting down")
-        self.fair.with_join(slot.index, entropy, commitment)
-        self.sender.players()
+        fairdeal.with_join(self, slot.index, entropy, commitment)
+        sending.players(self)
         if self.match is None and self.seats.full():
             await self._try_start()
         elif self.match is not None:
-            self.pacer.schedule()
+            self.pacer.schedule(self)
         return slot.index, token
 
     async def seat_external(self, seat: int) -> str:
@@ -297,7 +297,7 @@ class Room(Actor):
         slot, token = await self.seats.seat_player(self.store, self.code, EXTERNAL_NICKNAME,
                                                    seat, self.settings.reserve_seconds,
                                                    kind=EXTERNAL, fence=self.fence)
-        self.sender.players()
+        sending.players(self)
         if self.match is None and self.seats.full():
             await self._try_start()
         return token
@@ -317,9 +317,9 @@ class Room(Actor):
                               f"player {player_id} leaving")
         if not self.seats.connected() and self.idle_since is None:
             self.idle_since = time.time()
-        self.sender.players()
+        sending.players(self)
         if self.match is not None:
-            self.pacer.schedule()
+            self.pacer.schedule(self)
         return slot.index
 
     async def seat_to_bot(self, token: str, seat: int, spec: str | None) -> str:
@@ -339,7 +339,7 @@ class Room(Actor):
         except ValueError as exc:
             raise RoomError(422, f"bot: {exc}", "bad_seats") from None
         await self.seats.seat_bot(self.store, self.code, seat, spec, self.fence)
-        self.sender.players()
+        sending.players(self)
         if self.seats.full():
             await self._try_start()
         return "filled"
@@ -374,7 +374,7 @@ class Room(Actor):
             raise RoomError(403, "not a seat of this room", "bad_token")
         if self.rematch_code is None:
             self.rematch_code = code
-            self.sender.everyone(protocol.rematch(code, self.seats.seat_of(token)))
+            sending.everyone(self, protocol.rematch(code, self.seats.seat_of(token)))
         return self.rematch_code
 
     def give_to_bot(self, token: str, seat: int) -> None:
@@ -396,8 +396,8 @@ class Room(Actor):
         if self.match is None or not self.playing:
             raise RoomError(409, "the match is not being played", "not_playing")
         slot.auto, slot.away = True, True
-        self.sender.players()
-        self.pacer.schedule()
+        sending.players(self)
+        self.pacer.schedule(self)
 
     def attach(self, conn: Sink, token: str, hand: int | None, last_event: int | None) -> int:
         """Connect ``conn`` to the seat of ``token`` (:meth:`Seats.connect`: 托管 ends, an
@@ -408,16 +408,16 @@ class Room(Actor):
         self._cancel_drop(slot.index)
         self.idle_since = None
         if self.match is not None:
-            self.pacer.schedule()
+            self.pacer.schedule(self)
         elif self.seats.full():  # the match could not be stored when the room filled: retry
             self.post_nowait(self._try_start)
-        conn.send(self.sender.welcome(slot.index))
+        conn.send(sending.welcome(self, slot.index))
         if self.match is not None:
-            self.sender.state(slot, hand, last_event)
-        self.sender.players()
+            sending.state(self, slot, hand, last_event)
+        sending.players(self)
         if self.spectators:
             conn.send(protocol.spectators(len(self.spectators)))
-        self.sender.between()  # back: no longer ready at once
+        sending.between(self)  # back: no longer ready at once
         return slot.index
 
     def watch(self, conn: Sink) -> None:
@@ -428,14 +428,14 @@ class Room(Actor):
         spectator = self.spectators.add(conn)
         if spectator is None:
             raise RoomError(409, "this room takes no more spectators", NO_SPECTATORS)
-        conn.send(self.sender.welcome(None))
-        self.sender.watch_state(spectator)
-        self.sender.spectators()
+        conn.send(sending.welcome(self, None))
+        sending.watch_state(self, spectator)
+        sending.spectators(self)
 
     def unwatch(self, conn: Sink) -> None:
         """A spectator's connection closed: the others are told the new count."""
         if self.spectators.remove(conn):
-            self.sender.spectators()
+            sending.spectators(self)
 
     def spectator_message(self, conn: Sink, msg: Any) -> None:
         """A validated message from a spectator: ``sync`` is answered (the state again);
@@ -445,8 +445,8 @@ class Room(Actor):
         if spectator is None:
             return
         if isinstance(msg, protocol.Sync):
-            conn.send(self.sender.welcome(None))
-            self.sender.watch_state(spectator)
+            conn.send(sending.welcome(self, None))
+            sending.watch_state(self, spectator)
         else:
             conn.send(protocol.error(SPECTATOR, "spectators watch: they may not act or chat"))
 
@@ -457,14 +457,14 @@ class Room(Actor):
         if self.seats.disconnect(conn):
             if not self.seats.connected():
                 self.idle_since = time.time()
-            self.sender.players()
-            self.sender.between()  # a dropped seat is ready at once
-            self.pacer.all_ready()
+            sending.players(self)
+            sending.between(self)  # a dropped seat is ready at once
+            self.pacer.all_ready(self)
             if self.match is not None:
                 self._cancel_drop(seat)
                 self.drops[seat] = self.clock.call_later(
                     self.config.drop_grace, lambda: self.post_nowait(self._dropped, seat))
-                self.pacer.schedule()
+                self.pacer.schedule(self)
 
     def _cancel_drop(self, seat: int) -> None:
         handle = self.drops.pop(seat, None)
@@ -481,8 +481,8 @@ class Room(Actor):
         if (slot.kind in PLAYERS and slot.conn is None and not slot.away
                 and self.match is not None and self.playing):
             slot.auto, slot.timeouts, slot.away = True, 0, True
-            self.sender.players()
-            self.pacer.schedule()
+            sending.players(self)
+            self.pacer.schedule(self)
 
     # --- commands: messages ------------------------------------------------------------
     async def client_message(self, conn: Sink, msg: Any) -> None:
@@ -495,29 +495,29 @@ class Room(Actor):
             await self._client_action(slot, msg)
         elif isinstance(msg, protocol.Ready):
             slot.ready = True
-            self.sender.between()
-            self.pacer.all_ready()
+            sending.between(self)
+            self.pacer.all_ready(self)
         elif isinstance(msg, protocol.Chat):
             self._chat(slot, msg.say)
         elif isinstance(msg, protocol.Auto):
             slot.auto, slot.timeouts = msg.on, 0
             conn.send(protocol.auto(slot.auto, protocol.AUTO_ASKED))
             if self.match is not None:
-                self.pacer.schedule()
-                self.sender.between()  # 托管 is ready at once (between hands)
-                self.pacer.all_ready()
+                self.pacer.schedule(self)
+                sending.between(self)  # 托管 is ready at once (between hands)
+                self.pacer.all_ready(self)
         elif isinstance(msg, protocol.Sync):
             if self.match is None:
-                conn.send(self.sender.welcome(seat))
+                conn.send(sending.welcome(self, seat))
             else:
-                self.sender.state(slot, None, None)
-                between = self.pacer.between()
+                sending.state(self, slot, None, None)
+                between = self.pacer.between(self)
                 if between is not None:
                     conn.send(between)
         elif isinstance(msg, protocol.HintRequest):
             self._hint(slot, conn)
         elif isinstance(msg, protocol.Entropy):
-            answer = self.fair.take(seat, msg.hand, msg.value)
+            answer = fairdeal.take(self, seat, msg.hand, msg.value)
             if isinstance(answer, dict):
                 conn.send(answer)
             else:
@@ -530,7 +530,7 @@ class Room(Actor):
         if not self.chat.allow(slot.index):
             slot.conn.send(protocol.error(CHAT_LIMITED, "too many quick phrases; wait a moment"))
             return
-        self.sender.everyone(protocol.chat(slot.index, say))
+        sending.everyone(self, protocol.chat(slot.index, say))
 
     def _hint(self, slot: Slot, conn: Sink) -> None:
         """The expert's ranking of the seat's choices now (``hint``, for the hand and version
@@ -588,8 +588,8 @@ class Room(Actor):
         when storing failed (``storage``: the hand is put back as it was before the action).
         ``by``: who played it (:mod:`.pacing`: ``player``, ``timeout``, ``bot``, ``auto``,
         ``window``)."""
-        if self.pacer.holding():  # R13.2: no answer closes the window before its minimum
-            return self.pacer.hold(seat, action, by, action_id)
+        if self.pacer.holding(self):  # R13.2: no answer closes the window before its minimum
+            return self.pacer.hold(self, seat, action, by, action_id)
         problem, over = await self._play(((seat, action),), by)
         if problem is None and not quiet:
             self.broadcast({} if by == BY_WINDOW else {seat: action_id})
@@ -644,7 +644,7 @@ class Room(Actor):
             match.hands[-1] = before
             if by != BY_PLAYER:  # nobody would ask again: the pacer tries it later
                 seat = moves[0][0]
-                wait = self.pacer.stalled(seat, by)
+                wait = self.pacer.stalled(self, seat, by)
                 self.seats.send_all(protocol.error(
                     protocol.STORAGE, f"the server could not store a move of seat {seat}; "
                                       f"it tries again in {wait:g} s"))
@@ -653,10 +653,10 @@ class Room(Actor):
         self.stats["accepted"] += len(moves)
         self.version += events
         for seat, _ in moves:
-            self.pacer.played(seat, by)
+            self.pacer.played(self, seat, by)
         if over:
             self.status = FINISHED
-        self.pacer.schedule()
+        self.pacer.schedule(self)
         return None, over
 
     async def stored(self, write: Callable[[], Awaitable[Any]], what: str) -> bool:
@@ -696,8 +696,8 @@ class Room(Actor):
         return False
 
     def broadcast(self, acks: dict[int, str | None] | None = None) -> None:
-        """Send every connected seat its new events and view (:meth:`Sender.broadcast`)."""
-        self.sender.broadcast(acks)
+        """Send every connected seat its new events and view (:func:`.sending.broadcast`)."""
+        sending.broadcast(self, acks)
 
     async def tell(self, acks: dict[int, str | None]) -> None:
         """After moves played ``quiet`` (:meth:`play`, :meth:`pass_for`: a claim window's
@@ -734,8 +734,8 @@ class Room(Actor):
         self.version = len(match.hand.events)
         for slot in self.seats:
             slot.reserve = self.settings.reserve_seconds
-        self.sender.players()
-        self.pacer.schedule()
+        sending.players(self)
+        self.pacer.schedule(self)
         self.broadcast()
 
     async def next_hand(self, version: int) -> None:
@@ -751,12 +751,12 @@ class Room(Actor):
         row = hand_row(self.match_id, match.number, hand, match.fair[-1])
         if not await self.stored(lambda: self.store.add_hand(row), f"hand {match.number}"):
             match.drop_last()
-            self.pacer.retry_next(version)
+            self.pacer.retry_next(self, version)
             return
         self.version += len(hand.events)
         compact(match.hands)  # the hands before the last: stored, dropped from memory
         self.seats.new_hand(self.settings.reserve_seconds)
-        self.pacer.schedule()
+        self.pacer.schedule(self)
         self.broadcast()
 
     async def finish(self) -> None:
@@ -767,6 +767,6 @@ class Room(Actor):
         manager is told."""
         match_id = self.match_id
         await self.stored(lambda: self._rate(match_id), f"the rating of match {match_id}")
-        self.sender.everyone(self.sender.match_end())
+        sending.everyone(self, sending.match_end(self))
         if self.on_finished is not None:
             self.on_finished(self)
