@@ -24,6 +24,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -427,3 +428,25 @@ def test_random_play_reaches_every_path():
                 "draw", "claim window after a passed win", "杠上炮", "七对", "龙七对", "碰碰胡",
                 "卡五星"):
         assert seen[key] > 0, (key, seen)
+
+
+@pytest.mark.parametrize("raw, words", [
+    ([1, "pung", "5p"], 'pung names no tile (the tile on the table or the one drawn is meant): '
+                        'write [1, "pung"]'),
+    ([2, "win", "5p"], 'win names no tile'),
+    ([0, "discard"], "discard needs the tile it is of"),
+    ([0, "added_kong"], "added_kong needs the tile it is of"),
+])
+def test_an_action_with_a_tile_too_many_or_too_few_is_refused_for_that(raw, words):
+    """R4: the refusal names what is wrong with the action's form (a pung written with the
+    tile on the table was refused as "pung needs 2 of the tile in hand"), and nothing moves."""
+    from kawuxing.engine.actions import action_from_json
+
+    hand = Hand.deal(RuleSet.preset("standard"), 0, seed="form")
+    for seat in range(3):
+        hand.legal_actions(seat)  # (its caches filled, as in a game)
+    before = snapshot(hand)
+    with pytest.raises(IllegalAction) as refused:
+        hand.apply(action_from_json(raw))
+    assert words in refused.value.reason and refused.value.rule == "R4"
+    assert snapshot(hand) == before

@@ -73,6 +73,11 @@ def malformed(action: Action) -> str | None:
         return f"unknown verb {action.verb!r}"
     if action.tile is not None and not _is_kind(action.tile):
         return f"{action.tile!r} is not a tile kind (0-29)"
+    if action.tile is not None and action.verb in (WIN, PUNG, KONG, PASS, PIAO):
+        return (f"{action.verb} names no tile (the tile on the table or the one drawn is "
+                f"meant): write [{action.seat}, \"{action.verb}\"]")
+    if action.tile is None and action.verb in (DISCARD, CONCEALED_KONG, ADDED_KONG):
+        return f"{action.verb} needs the tile it is of"
     if type(action.declare) is not bool:
         return "declare must be true or false"
     if not isinstance(action.hidden, tuple) or not all(_is_kind(t) for t in action.hidden):
