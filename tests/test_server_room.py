@@ -421,7 +421,10 @@ def test_next_hand_after_the_pause_or_when_everyone_is_ready(tmp_path):
             assert room.match.number == 1  # everyone ready: dealt at once
             assert room.match.hand.dealer == 2  # R2.2: the winner deals
             assert sinks[1].last["hand"] == 1 and sinks[1].last["events"][0]["type"] == "deal"
-            # the second hand: nobody is ready; the pause deals the third hand
+            # the second hand: nobody is ready (a ready sent in play is not kept for the
+            # countdown after it); the pause deals the third hand
+            await room.post(room.client_message, sinks[1], msg("ready"))
+            assert not room.seats[1].ready
             hand = room.match.hand
             while not hand.ended:
                 seat = hand.to_act()[0]

@@ -494,6 +494,8 @@ class Room(Actor):
         if isinstance(msg, protocol.ActionMessage):
             await self._client_action(slot, msg)
         elif isinstance(msg, protocol.Ready):
+            if self.pacer.between(self) is None:
+                return  # only between hands: a ready sent in play is not kept for the next
             slot.ready = True
             sending.between(self)
             self.pacer.all_ready(self)
