@@ -8,6 +8,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -19,7 +20,14 @@ from kawuxing.rules import PRESETS, RuleSet, option_specs
 from kawuxing.tiles import COPIES, NUM_KINDS, kinds_for_suits, parse_tiles, tile_str
 
 KIND = {tile_str(k): k for k in range(NUM_KINDS)}  # "5p" -> its kind
-_PG_URL: list[str | None] = []  # pg_test_url(), asked once
+
+
+@cache
+def _pg_url() -> str | None:
+    """The test PostgreSQL's URL (:func:`kawuxing.server.testing.pg_test_url`), asked once."""
+    from kawuxing.server.testing import pg_test_url
+
+    return pg_test_url()
 
 
 @contextmanager
@@ -31,14 +39,12 @@ def scratch_database(backend: str, folder: Path, name: str = "games.db",
     after — the test is skipped where no PostgreSQL answers."""
     import pytest
 
-    from kawuxing.server.testing import drop_database, new_schema_name, pg_test_url
+    from kawuxing.server.testing import drop_database, new_schema_name
 
     if backend == "sqlite":
         yield f"{sqlite_driver}:///{folder / name}", None
         return
-    if not _PG_URL:
-        _PG_URL.append(pg_test_url())
-    url = _PG_URL[0]
+    url = _pg_url()
     if url is None:
         pytest.skip("no PostgreSQL at KAWUXING_TEST_PG / 127.0.0.1:5432")
     schema = new_schema_name()
