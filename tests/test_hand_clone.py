@@ -59,6 +59,33 @@ def test_a_clone_is_independent_and_plays_on_like_the_original(preset, seed):
     assert snapshot(replay(hand_record(hand))) == snapshot(hand)
 
 
+@pytest.mark.parametrize("preset", PRESETS + ("xiaogan", "capped"))
+@pytest.mark.parametrize("seed", range(6))
+def test_a_replayed_hand_is_the_hand_as_it_stood(preset, seed):
+    """Hand.replayed(n), the server's undo when storing a move fails (issue 34): after every
+    step of a random hand, the replay of the first n actions is, observably, the hand as it
+    stood after n actions (a clone kept then), and plays on like it."""
+    rules = RuleSet.preset(preset, first_dealer="seat0")
+    rng = random.Random(seed)
+    hand = Hand.deal(rules, seed % 3, wall=make_wall(rules, seed, clumpy=seed % 2 == 0))
+    kept = []  # (actions so far, snapshot then)
+    while not hand.ended:
+        kept.append((len(hand.actions), snapshot(hand)))
+        seat = rng.choice(hand.to_act())
+        hand.apply(rng.choice(hand.legal_actions(seat)))
+    kept.append((len(hand.actions), snapshot(hand)))
+    assert len(kept) > 5
+    for count, then in kept:
+        assert snapshot(hand.replayed(count)) == then
+    middle = hand.replayed(len(hand.actions) // 2)
+    for action in hand.actions[len(hand.actions) // 2:]:
+        middle.apply(action)
+    assert snapshot(middle) == snapshot(hand)
+    for bad in (-1, len(hand.actions) + 1, 1.0, None):
+        with pytest.raises(ValueError, match="actions of this hand"):
+            hand.replayed(bad)
+
+
 def test_undoing_from_a_clone_restores_mid_window_answers_and_seat_state():
     """A claim window with one answer in (R4.3): the copy made before the second answer
     still waits for it, with the first answer, the river and the missed wins as they were."""

@@ -9,7 +9,7 @@ resolves their claims (R4.3).
 The room itself does **validate → apply → store → broadcast** (:meth:`Room.play`): an action is
 checked by the engine (refused with IllegalAction's reason and rule, the state untouched),
 applied, stored (committed) through the database writer — on a failure the hand is put back
-from the copy made before (:meth:`Hand.clone <kawuxing.engine.Hand.clone>`) — and only then
+as it was, replayed from its deal (:meth:`Hand.replayed <kawuxing.engine.Hand.replayed>`) — and only then
 are its events sent. Its parts: :mod:`.seats` (seats, tokens, connections), :mod:`.pacing`
 (timers, bots, 托管, the claim window of R13.2, the pause between hands), :mod:`.sending`
 (what each seat is sent, R13), :mod:`.fairdeal` (commitments and entropy, R3.1),
@@ -622,7 +622,7 @@ class Room(Actor):
         except IllegalAction as exc:
             code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
             return (code, exc.reason, exc.rule), False
-        before = hand.clone()
+        before = len(hand.actions)  # (put back by a replay when a move or the write fails)
         events = 0
         rows = []
         for seat, action in moves:
@@ -630,7 +630,7 @@ class Room(Actor):
                 events += len(hand.apply(action))
             except IllegalAction as exc:  # a later move, after the first was applied
                 code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
-                match.hands[-1] = before
+                match.hands[-1] = hand.replayed(before)
                 return (code, exc.reason, exc.rule), False
             rows.append(ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
                                   action.to_json(), by))
@@ -643,7 +643,7 @@ class Room(Actor):
                 totals=match.totals() if hand.ended else None, match_over=over,
                 room_code=self.code), what)
         if not stored:
-            match.hands[-1] = before
+            match.hands[-1] = hand.replayed(before)
             if by != BY_PLAYER:  # nobody would ask again: the pacer tries it later
                 seat = moves[0][0]
                 wait = self.pacer.stalled(self, seat, by)
