@@ -192,3 +192,40 @@ def test_toguan_never_declares_for_a_player_who_is_away(tmp_path):
                 await room.pacer.think(room, seat)
             assert bot.seen == [[Action(0, DISCARD, five)], legal]
     asyncio.run(main())
+
+
+def test_toguan_takes_the_smallest_piao_for_a_player_who_is_away(tmp_path):
+    """Issue 35: 托管 never raises a stake for a player who is away: of the 漂 (R11.1) it is
+    offered only the smallest (as a timeout chooses); a bot's own seat keeps them all. Under
+    the app preset (漂 0-5) a player's seat handed to a bot before it ever connected."""
+    from kawuxing.engine import Action
+    from kawuxing.engine.actions import PIAO
+    from kawuxing.server.pacing import auto_choices
+
+    offered = [Action(1, PIAO, piao=p) for p in (3, 0, 5, 1)]
+    assert auto_choices(offered) == [Action(1, PIAO, piao=0)]
+
+    class Recording:
+        def __init__(self) -> None:
+            self.seen: list = []
+
+        def act(self, obs, legal):
+            self.seen.append(list(legal))
+            return max(legal, key=lambda a: a.piao or 0)  # it would take the highest
+
+    async def main():
+        async with server(tmp_path) as (manager, clock):
+            created = await manager.create_room(seats=["human", "human", "heuristic"],
+                                                preset="app")
+            room = manager.get(created["code"])
+            await room.post(room.join, "ann", 0)
+            await room.post(room.join, "bob", 1)
+            hand = room.match.hand
+            assert hand.phase == "piao" and len(hand.legal_actions(1)) > 2
+            bot = Recording()
+            room.seats.agent = lambda seat, auto_bot: bot
+            chosen = [await room.pacer.think(room, seat) for seat in (1, 2)]
+            assert chosen[0] == Action(1, PIAO, piao=0)  # bob's seat under 托管
+            assert bot.seen[1] == hand.legal_actions(2)  # the bot's own seat: every 漂
+            assert chosen[1].piao == max(a.piao for a in hand.legal_actions(2))
+    asyncio.run(main())

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from ..agents.timeout import TimeoutAgent
 from ..engine import CLAIM, PASS, ROB, Action, IllegalAction
-from ..engine.actions import DISCARD
+from ..engine.actions import DISCARD, PIAO
 from ..engine.observation import observe
 from . import protocol
 from .clock import TimerHandle
@@ -466,8 +466,12 @@ class Pacer:
 
 def auto_choices(legal: list[Action]) -> list[Action]:
     """What 托管 may choose for a player who is away (disconnected or timed out): the legal
-    actions but the declaring discards — 亮倒 (R8.1) cannot be taken back and shows the hand
-    (issue 35), so it stays the player's own choice; everything else as the bot likes. The
-    list as it is when it holds nothing else."""
+    actions but the choices that only the player should make (issue 35) — no declaring
+    discard (亮倒, R8.1, cannot be taken back and shows the hand), and of the 漂 (R11.1) only
+    the smallest offered (a higher stake is the player's to take, as for a timeout); everything
+    else as the bot likes. The list as it is when it holds nothing else."""
+    piao = [a for a in legal if a.verb == PIAO]
+    if piao:
+        return [min(piao, key=lambda a: a.piao)]
     kept = [a for a in legal if not (a.verb == DISCARD and a.declare)]
     return kept or legal
