@@ -504,6 +504,12 @@ def test_recent_players_on_the_profile(server):
     gus, hal, ivy = (new_player(server, n) for n in ("gus", "hal", "ivy"))
     play_instant_match(server, [gus, hal, ivy])
     play_instant_match(server, [gus, hal, ivy])
+    # a third match of theirs, still being played, is not counted (issue 35)
+    status, room = post(server, "/api/rooms", {"seats": ["human"] * 3, "hands": 1},
+                        gus["token"])
+    for p in (hal, ivy):
+        status, _ = post(server, f"/api/rooms/{room['code']}/join", {}, p["token"])
+        assert status == 200
     status, profile = get(server, f"/api/players/{gus['player_id']}")
     assert status == 200
     recent = profile["recent_players"]

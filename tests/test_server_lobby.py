@@ -50,43 +50,81 @@ def test_public_rooms_are_listed_while_they_wait(tmp_path):
         assert listed(srv, lambda r: not r) == []  # full: the match started
 
 
+def quick(srv, body, token=None) -> tuple[int, dict]:
+    """``POST /api/quick``, then (for a room it opened) the caller's join of seat 0, as the
+    browser does: ``(status, answer)`` with the join's ``seat``/``token`` added."""
+    status, found = http("POST", f"{srv.url}/api/quick", body, token)
+    if status != 200 or not found["created"]:
+        return status, found
+    status, joined = http("POST", f"{srv.url}/api/rooms/{found['code']}/join",
+                          {"nickname": body.get("nickname"), "seat": 0}, token)
+    assert status == 200, joined
+    return status, {**found, "seat": joined["seat"], "token": joined["token"]}
+
+
 def test_quick_match_joins_a_waiting_room_of_the_preset_or_opens_one(tmp_path):
     with ServerThread(config_for(tmp_path)) as srv:
-        # a public room made by hand (no wait for bots) is listed, never offered by a quick match
+        # a public room made by hand (no wait for bots) is listed, never offered to a quick
+        # match that waits for bots
         status, by_hand = http("POST", f"{srv.url}/api/rooms", {
             "nickname": "丙", "seats": ["human", "human", "human"], "public": True,
             "preset": "capped"})
         assert status == 201
         listed(srv, lambda r: len(r) == 1)
-        status, first = http("POST", f"{srv.url}/api/quick",
-                             {"preset": "capped", "nickname": "甲", "fill_after": 300})
+        status, first = quick(srv, {"preset": "capped", "nickname": "甲", "fill_after": 300})
         assert status == 200, first
         assert first["created"] and first["seat"] == 0 and first["token"]
-        assert first["room"]["settings"]["public"] is True
-        assert [s["kind"] for s in first["room"]["seats"]] == ["human", "open", "open"]
         assert first["code"] != by_hand["code"]
+        status, room = http("GET", f"{srv.url}/api/rooms/{first['code']}")
+        assert room["settings"] == {**room["settings"], "public": True, "fill_after": 300}
+        assert [s["kind"] for s in room["seats"]] == ["human", "open", "open"]
         listed(srv, lambda r: len(r) == 2)
-        status, second = http("POST", f"{srv.url}/api/quick", {"preset": "capped"})
+        status, second = http("POST", f"{srv.url}/api/quick",
+                              {"preset": "capped", "nickname": "丁", "fill_after": 30})
         assert (status, second) == (200, {"code": first["code"], "created": False})
-        status, other = http("POST", f"{srv.url}/api/quick",
-                             {"preset": "xiaogan", "nickname": "乙", "fill_after": 300})
+        status, other = quick(srv, {"preset": "xiaogan", "nickname": "乙", "fill_after": 300})
         assert status == 200 and other["created"] and other["code"] != first["code"]
         status, bad = http("POST", f"{srv.url}/api/quick", {"preset": "atlantis"})
         assert (status, bad["detail"]["code"]) == (422, "bad_rules")
-        # the input is checked even while a room of that preset waits
-        for body, code in (({"preset": "capped", "fill_after": 9999}, "bad_time"),
-                           ({"preset": "capped", "fill_after": -1}, "bad_time"),
-                           ({"preset": "capped", "nickname": "老表"}, "bot_nickname")):
+        # the input is checked even while a room of that preset waits, before any room is
+        # looked for or made: a name the join would refuse opens no room
+        for body, code in (({"preset": "capped", "nickname": "甲", "fill_after": 9999},
+                            "bad_time"),
+                           ({"preset": "capped", "nickname": "甲", "fill_after": -1},
+                            "bad_time"),
+                           ({"preset": "capped", "nickname": "老表"}, "bot_nickname"),
+                           ({"preset": "capped", "nickname": "  "}, "bad_nickname"),
+                           ({"preset": "capped"}, "bad_nickname"),
+                           ({}, "bad_nickname")):
             status, bad = http("POST", f"{srv.url}/api/quick", body)
             assert (status, bad["detail"]["code"]) == (422, code), body
         status, bad = http("POST", f"{srv.url}/api/quick", {"preset": "capped"}, "nope")
         assert (status, bad["detail"]["code"]) == (401, "bad_player_token")
+        assert len(listed(srv, timeout=0.3)) == 3  # no room was opened by a refused ask
+
+
+def test_quick_matches_who_wait_for_players_only_meet_each_other(tmp_path):
+    """Issue 35: a quick match that waits for people (fill_after null) is offered the rooms
+    that wait for people only (made by a quick match or by hand), and never a room that bots
+    will fill; one that waits for bots is never offered a room that never fills."""
+    with ServerThread(config_for(tmp_path)) as srv:
+        status, first = quick(srv, {"preset": "suizhou", "nickname": "甲", "fill_after": None})
+        assert status == 200 and first["created"]
+        listed(srv, lambda r: len(r) == 1)
+        status, second = http("POST", f"{srv.url}/api/quick",
+                              {"preset": "suizhou", "nickname": "乙", "fill_after": None})
+        assert (status, second) == (200, {"code": first["code"], "created": False})
+        status, bots = quick(srv, {"preset": "suizhou", "nickname": "丙", "fill_after": 60})
+        assert status == 200 and bots["created"] and bots["code"] != first["code"]
+        listed(srv, lambda r: len(r) == 2)
+        status, again = http("POST", f"{srv.url}/api/quick",
+                             {"preset": "suizhou", "nickname": "丁", "fill_after": None})
+        assert (status, again) == (200, {"code": first["code"], "created": False})
 
 
 def test_bots_take_the_open_seats_after_the_wait(tmp_path):
     with ServerThread(config_for(tmp_path)) as srv:
-        status, made = http("POST", f"{srv.url}/api/quick",
-                            {"preset": "standard", "nickname": "甲", "fill_after": 0.5})
+        status, made = quick(srv, {"preset": "standard", "nickname": "甲", "fill_after": 0.5})
         assert status == 200 and made["created"]
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -135,11 +173,48 @@ def test_rematch_one_new_room_for_every_seat_of_a_finished_match(tmp_path):
         assert (status, body["detail"]["code"]) == (409, "not_over")
 
 
+def test_a_rematch_keeps_each_players_seat_for_that_player(tmp_path):
+    """Issue 35: in 再来一场's room a player's seat is kept for that player (their player
+    token): a stranger who knows the code is refused it (``seat_kept``) and a join without a
+    seat never lands in it; the player takes it, by number or by a plain join; a guest's
+    seat (a nickname only) is open to anyone."""
+    from kawuxing.server.testing import auto_played_match
+
+    with ServerThread(config_for(tmp_path)) as srv:
+        status, ann = http("POST", f"{srv.url}/api/players", {"name": "阿安"})
+        assert status == 201
+        made = auto_played_match(srv, {"seats": ["human", "heuristic", "heuristic"], "hands": 1},
+                                 player_token=ann["token"])
+        status, asked = http("POST", f"{srv.url}/api/rooms/{made['code']}/rematch", None,
+                             made["token"])
+        assert status == 200 and asked["created"] and asked["seat"] == 0
+        new = asked["code"]
+        status, room = http("GET", f"{srv.url}/api/rooms/{new}")
+        assert room["settings"]["kept"] == [ann["player_id"], None, None]
+        for body in ({"nickname": "路人", "seat": 0}, {"nickname": "路人"}):
+            status, bad = http("POST", f"{srv.url}/api/rooms/{new}/join", body)
+            assert (status, bad["detail"]["code"]) == (409, "seat_kept" if "seat" in body
+                                                       else "room_full"), body
+        status, joined = http("POST", f"{srv.url}/api/rooms/{new}/join", {}, ann["token"])
+        assert status == 200 and joined["seat"] == 0
+
+        # a guest's seat (nickname only) is kept for nobody
+        guest = auto_played_match(srv, {"seats": ["human", "heuristic", "heuristic"],
+                                        "hands": 1})
+        status, asked = http("POST", f"{srv.url}/api/rooms/{guest['code']}/rematch", None,
+                             guest["token"])
+        status, room = http("GET", f"{srv.url}/api/rooms/{asked['code']}")
+        assert room["settings"]["kept"] is None
+        status, joined = http("POST", f"{srv.url}/api/rooms/{asked['code']}/join",
+                              {"nickname": "路人"})
+        assert status == 200 and joined["seat"] == 0
+
+
 def test_a_room_nobody_sits_in_is_neither_listed_nor_played_by_bots(tmp_path):
     with ServerThread(config_for(tmp_path)) as srv:
-        status, empty = http("POST", f"{srv.url}/api/quick",
-                             {"preset": "yunmeng", "fill_after": 0.3})  # nobody seated
-        assert status == 200 and empty["created"] and empty["seat"] is None
+        status, empty = http("POST", f"{srv.url}/api/quick", {
+            "preset": "yunmeng", "nickname": "甲", "fill_after": 0.3})  # nobody joined
+        assert status == 200 and empty["created"]
         time.sleep(1.5)
         status, info = http("GET", f"{srv.url}/api/rooms/{empty['code']}")
         assert info["status"] == "waiting" and all(s["kind"] == "open" for s in info["seats"])

@@ -107,6 +107,47 @@ def test_a_dropped_player_is_played_by_toguan_after_the_grace_until_back(tmp_pat
     asyncio.run(main())
 
 
+def test_a_player_who_has_just_joined_is_arriving_until_connected_or_the_grace(tmp_path):
+    """Issue 35: a seat whose player has joined but not connected yet is ``arriving`` (shown
+    as joining, not offline, and not to be handed to a bot) for at most ``drop_grace``
+    seconds; connecting ends it at once; a seat that connected and dropped is never
+    arriving again."""
+    from test_server_room import Sink, settle
+
+    from kawuxing.server.errors import RoomError
+
+    async def main():
+        async with server(tmp_path, drop_grace=10) as (manager, clock):
+            created = await manager.create_room(seats=["human", "human", "heuristic"])
+            room = manager.get(created["code"])
+            _, t0 = await room.post(room.join, "ann", 0)
+            s0 = Sink()
+            await room.post(room.attach, s0, t0, None, None)
+            _, t1 = await room.post(room.join, "bob", 1)  # the hand is dealt
+            await settle(room, clock)
+            public = room.seats.public()
+            assert (public[0]["arriving"], public[1]["arriving"]) == (False, True)
+            assert s0.of("players")[-1]["players"][1]["arriving"] is True
+            try:
+                await room.post(room.give_to_bot, t0, 1)
+                raise AssertionError("an arriving seat was handed to a bot")
+            except RoomError as exc:
+                assert exc.code == "seat_connected"
+            clock.advance(9.9)
+            await settle(room, clock)
+            assert room.seats.public()[1]["arriving"] is True
+            clock.advance(0.2)
+            await settle(room, clock)
+            assert room.seats.public()[1] == dict(room.seats.public()[1], arriving=False,
+                                                  connected=False)
+            assert s0.of("players")[-1]["players"][1]["arriving"] is False  # told: offline
+            s1 = Sink()
+            await room.post(room.attach, s1, t1, None, None)
+            await room.post(room.detach, s1)
+            assert room.seats.public()[1]["arriving"] is False
+    asyncio.run(main())
+
+
 def test_a_bot_thinks_off_the_event_loop(tmp_path):
     """A bot's decision runs in a worker thread while its room waits (the expert takes tens of
     ms, with its rollouts hundreds): the event loop keeps running meanwhile, and the move is

@@ -778,6 +778,41 @@ def test_a_dropped_friend_shows_offline_at_once_and_can_be_handed_to_a_bot(serve
             c.close()  # closing a closed context does nothing
 
 
+def test_a_friend_who_has_just_joined_shows_as_joining_not_offline(server, browser):
+    """Issue 35, bug 1: between a friend's join (which deals the first hand) and their page's
+    socket opening, the host saw 离线 with a 交给机器人 button; the seat now says 进入中 with
+    no button (the server says ``arriving``), then online once the friend's page connects —
+    two real browsers, the friend's page opened a moment after the join."""
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["human", "human", "heuristic"], "nickname": "甲", "hands": 1})
+    assert status == 201, room
+    contexts = [browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")
+                for _ in range(2)]
+    a, b = (c.new_page() for c in contexts)
+    try:
+        seat_page(a, server, room["code"], room["seat"], room["token"], "甲",
+                  until=".screen.waiting")
+        _, other = http("POST", f"{server.url}/api/rooms/{room['code']}/join", {"nickname": "乙"})
+        friend = a.locator(f'.seat.opp[data-seat="{other["seat"]}"] .head')
+        friend.locator(".badge.arriving").wait_for()  # the hand is dealt; 乙 is connecting
+        for _ in range(5):  # and stays so while the page connects: never offline meanwhile
+            assert friend.locator(".badge.arriving").inner_text() == "进入中"
+            assert friend.locator(".badge.offline").count() == 0
+            assert friend.locator("button.to-bot").count() == 0
+            assert friend.locator(".dot.wait").count() == 1
+            a.wait_for_timeout(200)
+        status, refused = http("POST", f"{server.url}/api/rooms/{room['code']}/seats/"
+                                       f"{other['seat']}/bot", {}, room["token"])
+        assert (status, refused["detail"]["code"]) == (409, "seat_connected")
+        seat_page(b, server, room["code"], other["seat"], other["token"], "乙")
+        friend.locator(".dot.on").wait_for()
+        assert friend.locator(".badge.arriving").count() == 0
+        assert friend.locator(".badge.offline").count() == 0
+    finally:
+        for c in contexts:
+            c.close()
+
+
 def test_the_browser_language_picks_the_first_language_until_one_is_chosen(server, browser):
     """Issue 12: with nothing chosen yet, an English browser gets the English page, a Chinese
     one the Chinese page; a choice made on the page is kept over the browser's."""

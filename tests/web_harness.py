@@ -79,13 +79,15 @@ def shot(page, name: str, docs_name: str | None = None, full_page: bool = False)
         shutil.copyfile(path, DOCS / docs_name)
 
 
-def seat_page(page, server, code: str, seat: int, token: str, nick: str = "小明") -> None:
-    """Open the room with the seat token stored as the lobby would have stored it."""
+def seat_page(page, server, code: str, seat: int, token: str, nick: str = "小明",
+              until: str = ".board") -> None:
+    """Open the room with the seat token stored as the lobby would have stored it, and wait
+    for ``until`` (the table; ``.screen.waiting`` for a room still waiting for players)."""
     page.goto(server.url + "/")
     page.evaluate("([c, s, t, n]) => localStorage.setItem('kwx.seats', JSON.stringify("
                   "{[c]: {seat: s, token: t, nick: n, at: Date.now()}}))", [code, seat, token, nick])
     page.goto(f"{server.url}/#/room/{code}")
-    page.wait_for_selector(".board")
+    page.wait_for_selector(until)
 
 
 def declare_room(server, hands: int = 2, seats=("human", "heuristic:2", "heuristic:1")) -> dict:

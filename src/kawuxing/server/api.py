@@ -279,13 +279,20 @@ async def create_room(body: CreateRoom, request: Request,
     (keep it: it reclaims the seat). 422 for bad rules, seats or times; 401/409 as
     :func:`join_room`."""
     await _limit(request, "create")
+    return await _make_room(request, body, authorization)
+
+
+async def _make_room(request: Request, body: CreateRoom, authorization: str | None,
+                     **extra: Any) -> dict:
+    """:func:`create_room` once counted (``extra``: settings only the server sets, such as
+    a rematch's ``kept`` seats)."""
     if body.options and "hands_per_match" in body.options:
         raise _coded(422, "bad_rules", "set the number of hands with 'hands' (1-64), not "
                                        "options.hands_per_match")
     nickname, player_id = await _seat_name(request, body.nickname,
                                            await player_of(request, authorization))
     kwargs = dict(body.model_dump(), nickname=nickname, owner=limit_key(request.scope),
-                  player_id=player_id)
+                  player_id=player_id, **extra)
     cluster = _manager(request).cluster
     if cluster is not None:  # on the least loaded process (issue 17)
         return await cluster.create(kwargs)
@@ -318,32 +325,38 @@ class Quick(BaseModel):
 @router.post("/api/quick")
 async def quick_match(body: Quick, request: Request,
                       authorization: Annotated[str | None, Header()] = None) -> dict:
-    """Quick match (快速开始, issue 35): the oldest public room waiting with ``preset``'s rules
-    as they are and a seat open — ``{"code", "created": false}``: join it (``POST
-    /api/rooms/{code}/join``, with your entropy for its open commitment, docs/fairness.md) —
-    or, with none, a new public room of three player seats, yours the first, whose open
-    seats bots take after ``fill_after`` seconds: ``POST /api/rooms``'s answer and
-    ``"created": true``. Only a room made by a quick match less than :data:`QUICK_FRESH`
-    seconds ago, whose open seats bots will take, is offered (never a table whose players
-    left long ago). The input is checked first, whatever is then found: 422 ``bad_rules`` for
-    an unknown preset, ``bad_time`` for a wait outside 0-600 s, the nickname as ``POST
-    /api/rooms`` checks it."""
+    """Quick match (快速开始, issue 35): a room to join — ``{"code", "created"}``, then ``POST
+    /api/rooms/{code}/join`` (with your entropy for its open commitment, docs/fairness.md) —
+    the oldest public room waiting with ``preset``'s rules as they are, a seat open and the
+    same kind of wait: bots coming (any ``fill_after``) or players only (``fill_after`` null:
+    players who chose to wait for people meet each other), ``"created": false``; or, with
+    none, a new public room of three open player seats whose open seats bots take
+    ``fill_after`` seconds after it was made (never with null), ``"created": true``. Only a
+    room made less than :data:`QUICK_FRESH` seconds ago is offered (never a table whose
+    players left long ago). Nobody is seated here: the caller joins like anyone else. The
+    input is checked first, before any room is looked for or made, so that a name the join
+    would refuse opens no room: 422 ``bad_rules`` for an unknown preset, ``bad_time`` for a
+    wait outside 0-600 s, ``bad_nickname`` with neither a nickname nor a player's token, and
+    the nickname as ``POST /api/rooms/{code}/join`` checks it."""
     await _limit(request, "lookup")
     if body.preset not in ALL_PRESETS:
         raise _coded(422, "bad_rules", f"preset {body.preset!r}: one of "
                                        f"{', '.join(ALL_PRESETS)}")
     if body.fill_after is not None and not 0 <= body.fill_after <= 600:
         raise _coded(422, "bad_time", "fill_after: a number of seconds from 0 to 600, or null")
-    await _seat_name(request, body.nickname, await player_of(request, authorization))
+    nickname, _ = await _seat_name(request, body.nickname,
+                                   await player_of(request, authorization))
+    if nickname is None:
+        raise _coded(422, "bad_nickname", "nickname: needed without a player's token")
     now = time.time()
     for room in await _manager(request).store.public_rooms():
         if (room["preset"] == body.preset and not room["changed"] and room["open"]
-                and room["fill_after"] is not None and now - room["created_at"] < QUICK_FRESH):
+                and (room["fill_after"] is None) == (body.fill_after is None)
+                and now - room["created_at"] < QUICK_FRESH):
             return {"code": room["code"], "created": False}
-    made = await create_room(CreateRoom(preset=body.preset, seats=[HUMAN] * 3,
-                                        nickname=body.nickname, public=True,
-                                        fill_after=body.fill_after), request, authorization)
-    return {**made, "created": True}
+    made = await create_room(CreateRoom(preset=body.preset, seats=[HUMAN] * 3, public=True,
+                                        fill_after=body.fill_after), request, None)
+    return {"code": made["code"], "created": True}
 
 
 @router.get("/api/rooms/{code}")
@@ -398,8 +411,10 @@ async def rematch(code: str, request: Request,
                   authorization: Annotated[str | None, Header()] = None) -> dict:
     """再来一场 (issue 35): a seat of a room whose match is over (its token in
     ``Authorization: Bearer``) asks for the next match: one new room with the same rules,
-    hands and bots, the players' seats open for them (bots take the ones nobody takes within a
-    minute), offered to every seat (``rematch`` message); asked again, the same room. Answers
+    hands and bots, each player's seat kept for them (a player's seat for that player alone:
+    ``seat_kept`` to anyone else; bots take the ones nobody takes within a minute), offered to
+    every seat (``rematch`` message); asked again, the same room (private, as the old one
+    was or not: the same table plays again). Answers
     ``{"code", "seat": the asker's seat there to take (POST /api/rooms/{code}/join), "created"}``.
     401 ``no_token``, 403 ``bad_token``, 409 ``not_over``, 404 ``no_room`` once the finished room
     has left memory."""
@@ -409,7 +424,9 @@ async def rematch(code: str, request: Request,
     plan = await _room_op(request, code, "rematch_plan", token=token)
     if "code" in plan:
         return {"code": plan["code"], "seat": plan["seat"], "created": False}
-    made = await create_room(CreateRoom(**plan["plan"]), request, None)
+    body = dict(plan["plan"])
+    kept = body.pop("kept")
+    made = await _make_room(request, CreateRoom(**body), None, kept=kept)
     final = await _room_op(request, code, "set_rematch", token=token, new_code=made["code"])
     return {"code": final["code"], "seat": plan["seat"], "created": final["code"] == made["code"]}
 

@@ -53,7 +53,8 @@ class RoomManager:
                           reserve_seconds: float | None = None, auto_bot: str = DEFAULT_BOT,
                           walls: list[str] | None = None, owner: str | None = None,
                           player_id: str | None = None, public: bool = False,
-                          fill_after: float | None = None) -> dict:
+                          fill_after: float | None = None,
+                          kept: list[str | None] | None = None) -> dict:
         """Create a room and store it.
 
         - ``preset`` + ``options``: the rule set, ``RuleSet.preset(preset, **options)``;
@@ -72,7 +73,8 @@ class RoomManager:
         - ``owner``: who asks (the client IP): an all-bot match plays at full speed, so an
           owner may have ``config.max_bot_rooms_per_ip`` of them being played at a time.
         - ``public``: listed in the lobby while it waits; ``fill_after``: seconds (0-600)
-          after which bots take the open seats and the match starts (None: never; issue 35).
+          after which bots take the open seats and the match starts (None: never; issue 35);
+          ``kept``: 再来一场's seats kept for their players (:class:`RoomSettings`).
 
         Returns ``{"code", "seat", "token", "room", "external"}`` (seat/token None without a
         nickname; ``external``: ``[{"seat", "token"}]`` of the external seats).
@@ -108,7 +110,8 @@ class RoomManager:
                                           self.config.reserve_seconds, minimum=0.0),
             auto_bot=auto_bot, public=bool(public),
             fill_after=None if fill_after is None else self._seconds(
-                "fill_after", fill_after, 0.0, minimum=0.0))
+                "fill_after", fill_after, 0.0, minimum=0.0),
+            kept=list(kept) if kept is not None else None)
         parsed_walls = None
         if walls is not None:
             if not self.config.allow_test_walls:

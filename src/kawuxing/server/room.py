@@ -73,13 +73,16 @@ class RoomSettings:
     bank; ``auto_bot``: the bot that plays a seat under 托管 or left by its player;
     ``public``: listed in the lobby while it waits (``GET /api/rooms``, issue 35);
     ``fill_after``: seconds after its creation when bots take the seats still open and the
-    match starts (None: never)."""
+    match starts (None: never); ``kept``: 再来一场's seats — ``kept[i]`` the id of the player
+    (issue 16) for whom open seat ``i`` is kept (nobody else may take it; bots do once
+    ``fill_after`` is over), None for a seat anyone may take (issue 35)."""
 
     decision_seconds: float = 20.0
     reserve_seconds: float = 30.0
     auto_bot: str = DEFAULT_BOT
     public: bool = False
     fill_after: float | None = None
+    kept: list[str | None] | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready."""
@@ -272,19 +275,30 @@ class Room(Actor):
             raise RoomError(409, "the match of this room is over", "match_over")
         slot, token = await self.seats.seat_player(self.store, self.code, nickname, seat,
                                                    self.settings.reserve_seconds, player_id,
-                                                   fence=self.fence)
+                                                   kept=self.settings.kept, fence=self.fence)
         if player_id is not None and self.match is not None:
             match_id, hand = self.match_id, self.match.number
             await self.stored(lambda: self.store.players.sat_down(match_id, slot.index,
                                                                   player_id, hand),
                               f"player {player_id} sitting down")
         fairdeal.with_join(self, slot.index, entropy, commitment)
+        self.clock.call_later(self.config.drop_grace,
+                              lambda: self.post_nowait(self._arrived, slot.index, token))
         sending.players(self)
         if self.match is None and self.seats.full():
             await self._try_start()
         elif self.match is not None:
             self.pacer.schedule(self)
         return slot.index, token
+
+    def _arrived(self, seat: int, token: str) -> None:
+        """``drop_grace`` after a player took ``seat`` (with ``token``): one who has still not
+        connected is no longer shown as arriving, but as offline (issue 35: a friend who has
+        just joined is not shown offline while the page connects)."""
+        slot = self.seats[seat]
+        if slot.arriving and slot.conn is None and self.seats.seat_of(token) == seat:
+            slot.arriving = False
+            sending.players(self)
 
     async def seat_external(self, seat: int) -> str:
         """Open seat ``seat`` is taken for an outside bot program (kind ``external``,
@@ -348,8 +362,9 @@ class Room(Actor):
         """再来一场 (issue 35), for a seat of the room (``token``) once its match is over:
         ``{"seat": the asker's, "code": the rematch's room}`` when it is made, else ``{"seat",
         "plan"}``: the new room — the same rules, hands, clock and 托管 bot; a bot's seat the
-        same bot, a player's seat open for them (bots take the seats nobody takes within
-        :data:`REMATCH_FILL` seconds). Raises :class:`RoomError` 403 ``bad_token``, 409
+        same bot, a player's seat open and kept for them (``kept``: their player id; a guest's
+        seat, taken with a nickname only, is open to anyone), bots take the seats nobody takes
+        within :data:`REMATCH_FILL` seconds. Raises :class:`RoomError` 403 ``bad_token``, 409
         ``not_over``."""
         seat = self.seats.seat_of(token)
         if seat is None:
@@ -360,11 +375,12 @@ class Room(Actor):
             return {"seat": seat, "code": self.rematch_code}
         options = {k: v for k, v in self.options.items() if k != "hands_per_match"}
         seats = [HUMAN if s.kind in PLAYERS or s.vacated else s.bot for s in self.seats]
+        kept = [s.player_id if s.kind in PLAYERS else None for s in self.seats]
         return {"seat": seat, "plan": {
             "preset": self.preset, "options": options, "hands": self.rules.hands_per_match,
             "seats": seats, "decision_seconds": self.settings.decision_seconds,
             "reserve_seconds": self.settings.reserve_seconds, "auto_bot": self.settings.auto_bot,
-            "fill_after": REMATCH_FILL}}
+            "fill_after": REMATCH_FILL, "kept": kept if any(kept) else None}}
 
     def set_rematch(self, token: str, code: str) -> str:
         """The rematch of this room is room ``code`` (unless one was set first: its code is
@@ -381,7 +397,7 @@ class Room(Actor):
         """Another player of the room (``token``) hands the disconnected player of ``seat``
         to a bot (托管) until that player reconnects with their token. Raises
         :class:`RoomError` 403, 409 (``seat_is_bot``: a bot's seat; ``seat_connected``: a
-        connected player's or the asker's own; ``not_playing``), 422."""
+        connected player's, one still arriving, or the asker's own; ``not_playing``), 422."""
         asker = self.seats.seat_of(token)
         if asker is None:
             raise RoomError(403, "not a seat of this room", "bad_token")
@@ -390,8 +406,9 @@ class Room(Actor):
         slot = self.seats[seat]
         if slot.kind not in PLAYERS:
             raise RoomError(409, f"seat {seat} is played by a bot already", "seat_is_bot")
-        if slot.conn is not None or asker == seat:
-            raise RoomError(409, "only a disconnected player's seat can be given to a bot",
+        if slot.conn is not None or slot.arriving or asker == seat:
+            raise RoomError(409, "only a disconnected player's seat can be given to a bot "
+                                 "(a player who has just joined is connecting)",
                             "seat_connected")
         if self.match is None or not self.playing:
             raise RoomError(409, "the match is not being played", "not_playing")

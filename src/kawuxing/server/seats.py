@@ -57,7 +57,8 @@ class Slot:
     reserve left; ``ready``: ready for the next hand; ``recent``: the last action ids and
     their outcome; ``sent_hand``/``sent``: hand number and next event index already sent to
     ``conn``; ``player_id``: the player (issue 16) sitting here, None for a seat taken with a
-    nickname only."""
+    nickname only; ``arriving``: the player took the seat and has not connected yet (for at
+    most ``drop_grace`` seconds: shown as joining, not offline, issue 35)."""
 
     index: int
     kind: str = OPEN
@@ -70,6 +71,7 @@ class Slot:
     agent: Agent | None = None
     auto: bool = False
     away: bool = False  # 托管 because the player's connection dropped (grace or a button)
+    arriving: bool = False  # joined, not connected yet (within drop_grace of the join)
     timeouts: int = 0
     reserve: float = 0.0
     ready: bool = False
@@ -80,10 +82,11 @@ class Slot:
     def public(self) -> dict:
         """What everyone may know of the seat: not whether a bot plays a connected human
         seat (a timeout in a claim window would tell that the seat had a claim, R13), only
-        ``away_bot``: 托管 plays it because its player dropped (which everyone saw)."""
+        ``away_bot``: 托管 plays it because its player dropped (which everyone saw);
+        ``arriving``: its player has just taken it and is connecting (not offline)."""
         return {"seat": self.index, "kind": self.kind, "bot": self.bot,
                 "nickname": self.nickname, "connected": self.conn is not None,
-                "vacated": self.vacated,
+                "arriving": self.conn is None and self.arriving, "vacated": self.vacated,
                 "away_bot": self.conn is None and self.auto and self.away}
 
     def columns(self) -> dict:
@@ -101,7 +104,7 @@ class Slot:
 
 
 _UNDONE = ("kind", "bot", "nickname", "token_hash", "vacated", "player_id", "agent", "auto",
-           "timeouts", "reserve")
+           "timeouts", "reserve", "arriving")
 
 
 def _snapshot(slot: Slot) -> Callable[[], None]:
@@ -257,19 +260,32 @@ class Seats:
                 slot.player_id = row.get("player_id")
             slot.nickname = row["nickname"]
 
-    def pick(self, seat: int | None) -> Slot:
+    def pick(self, seat: int | None, player_id: str | None = None,
+             kept: list[str | None] | None = None) -> Slot:
         """The seat a join takes: ``seat`` if it is open or vacated, else (``seat`` None) the
-        first open seat, else the first vacated one. Raises :class:`RoomError` 422 for a bad
-        seat number, 409 when it is taken or the room is full."""
+        open seat kept for ``player_id``, else the first open seat kept for nobody, else the
+        first vacated one. ``kept``: 再来一场's seats (:attr:`RoomSettings.kept
+        <kawuxing.server.room.RoomSettings>`): an open seat kept for a player is theirs alone.
+        Raises :class:`RoomError` 422 for a bad seat number, 409 ``seat_taken`` when it is
+        taken, ``seat_kept`` when it is kept for another player, ``room_full`` when no seat
+        is free."""
+        kept = kept or [None, None, None]
+
+        def mine(slot: Slot) -> bool:  # an open seat this player may take
+            return kept[slot.index] is None or kept[slot.index] == player_id
         if seat is not None:
             if seat not in SEATS:
                 raise RoomError(422, "seat: 0, 1 or 2", "bad_seat")
             slot = self.slots[seat]
             if not (slot.kind == OPEN or (slot.kind == BOT and slot.vacated)):
                 raise RoomError(409, f"seat {seat} is taken", "seat_taken")
+            if slot.kind == OPEN and not mine(slot):
+                raise RoomError(409, f"seat {seat} is kept for the player who sat there in "
+                                     "the match before (再来一场)", "seat_kept")
             return slot
-        free = [s for s in self.slots if s.kind == OPEN] or \
-            [s for s in self.slots if s.kind == BOT and s.vacated]
+        open_seats = [s for s in self.slots if s.kind == OPEN and mine(s)]
+        free = [s for s in open_seats if player_id is not None and kept[s.index] == player_id] \
+            or open_seats or [s for s in self.slots if s.kind == BOT and s.vacated]
         if not free:
             raise RoomError(409, "the room is full", "room_full")
         return free[0]
@@ -286,6 +302,7 @@ class Seats:
         slot.kind, slot.bot, slot.nickname, slot.player_id = kind, None, nickname, player_id
         slot.token_hash, slot.vacated, slot.agent = hash_token(token), False, None
         slot.auto, slot.timeouts, slot.reserve = False, 0, reserve
+        slot.arriving = True
         return token, undo
 
     def release(self, seat: int, in_match: bool, auto_bot: str) -> Callable[[], None]:
@@ -311,17 +328,17 @@ class Seats:
     # --- players coming and going --------------------------------------------------------
     async def seat_player(self, store: Any, room_code: str, nickname: str, seat: int | None,
                           reserve: float, player_id: str | None = None, *,
-                          kind: str = HUMAN,
+                          kind: str = HUMAN, kept: list[str | None] | None = None,
                           fence: Callable[[], bool] | None = None) -> tuple[Slot, str]:
         """A player (``player_id``: their identity, or None; ``kind``: :data:`HUMAN` or
         :data:`EXTERNAL`) takes a seat (:meth:`pick`, :meth:`take`) and it is stored
-        (``store.update_seat``). Returns ``(slot, token)``.
+        (``store.update_seat``); ``kept``: as :meth:`pick`. Returns ``(slot, token)``.
         Raises :class:`RoomError` as :meth:`pick` does, 409 ``already_seated`` when the
         player has a seat here already, and 503 (the seat as it was) when it could not be
         stored (``fence``: see :meth:`_store`)."""
         if player_id is not None and any(s.player_id == player_id for s in self.humans()):
             raise RoomError(409, "you have a seat in this room already", "already_seated")
-        slot = self.pick(seat)
+        slot = self.pick(seat, player_id, kept)
         token, undo = self.take(slot, nickname, reserve, player_id, kind=kind)
         await self._store(store, room_code, slot, undo, fence)
         return slot, token
@@ -386,7 +403,7 @@ class Seats:
         if old is not None and old is not conn:
             old.send(protocol.replaced())
             old.close(protocol.CLOSE_REPLACED, "replaced by a newer connection")
-        slot.auto, slot.timeouts, slot.away = False, 0, False
+        slot.auto, slot.timeouts, slot.away, slot.arriving = False, 0, False, False
         return slot
 
     def disconnect(self, conn: Sink) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from ..scoring import SELF_DRAW
 from ..scoring.transfers import WIN_KINDS
+from .schema import MATCH_FINISHED
 
 TOP_PATTERNS = 5
 
@@ -139,11 +140,13 @@ def versus_bots(hands: list[dict], sittings: Iterable[dict],
 
 
 def recent_players(sittings: list[dict], me: str, limit: int = 10) -> list[dict]:
-    """The other players (with a player id) of the player ``me``'s matches, the most recent
-    first: ``{"player_id", "name", "matches", "last_played"}`` (``name``: the nickname of
-    their last match with ``me``; ``last_played``: its start), at most ``limit``."""
+    """The other players (with a player id) of the player ``me``'s finished matches (a match
+    still being played is not yet one played together, issue 35), the most recent first:
+    ``{"player_id", "name", "matches", "last_played"}`` (``name``: the nickname of their last
+    match with ``me``; ``last_played``: its start), at most ``limit``."""
     seen: dict[str, dict] = {}
-    for s in sittings:  # oldest first: a later match overwrites the name and the time
+    for s in (s for s in sittings if s["status"] == MATCH_FINISHED):  # oldest first: a
+        # later match overwrites the name and the time
         for p in s["players"]:
             pid = p.get("player_id")
             if pid and pid != me:

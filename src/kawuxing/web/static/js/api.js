@@ -50,7 +50,9 @@ export const api = {
   // the public rooms waiting for players; quick match (issue 35)
   publicRooms: () => call('GET', '/api/rooms'),
   rematch: (code, token) => call('POST', `/api/rooms/${encodeURIComponent(code)}/rematch`, undefined, token),
-  quick: (preset, fillAfter) => call('POST', '/api/quick', { preset, fill_after: fillAfter }),
+  // the name is checked before any room is looked for (player: my player token, issue 16)
+  quick: (preset, fillAfter, nickname, player = null) => call('POST', '/api/quick',
+    { preset, fill_after: fillAfter, nickname }, player),
   room: (code) => call('GET', `/api/rooms/${encodeURIComponent(code)}`),
   // extra: {entropy, commitment}: my entropy for the hand of that commitment (docs/fairness.md);
   // player: my player token (issue 16): the seat records me, under my player's name

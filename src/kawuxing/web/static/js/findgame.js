@@ -7,6 +7,7 @@
 import { api } from './api.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
+import { ensurePlayer } from './seating.js';
 import { allSeats, saveSeat } from './store.js';
 import { toast } from './ui.js';
 
@@ -72,14 +73,16 @@ export function quickCard(presetSelect, needNick, join, onEnter) {
     go.disabled = true;
     const fillAfter = WAITS.find(([key]) => key === wait.value)[1];
     let r = null;
-    for (let attempt = 0; attempt < 3; attempt += 1) {  // again when a room filled meanwhile
-      const found = await api.quick(preset.value, fillAfter);
+    const who = await ensurePlayer(nick);  // (a name the server refuses opens no room)
+    for (let attempt = 0; attempt < 3 && !who.error; attempt += 1) {  // again when a room filled meanwhile
+      const found = await api.quick(preset.value, fillAfter, nick, who.player.token);
       if (!found.ok) { r = found; break; }
       r = await sit(found.data.code, found.data.created ? 0 : undefined, nick, join, onEnter);
       if (r.ok || found.data.created) break;
     }
     go.disabled = false;
-    if (!r.ok) toast(t('join_failed', { message: r.error }), 'error');
+    if (who.error) toast(t('join_failed', { message: who.error }), 'error');
+    else if (!r.ok) toast(t('join_failed', { message: r.error }), 'error');
   });
   card.appendChild(form);
   return card;

@@ -39,7 +39,7 @@ export const waitingMethods = {
       li.appendChild(avatarEl(this.s.players, i));
       li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerLabel(this.s.players, i)));
       if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
-      if (connects(p)) li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : 'off')));
+      if (connects(p)) li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : p.arriving ? 'wait' : 'off')));
       if (p.kind === 'open') {
         open.push(i);
         li.appendChild(this.fillControls(i));

@@ -94,10 +94,15 @@ function seatHead(model, seat) {
   if (connects(p) && !model.replay) {  // a replay has no one online or not
     // my own dot follows my link to the server, not the last players list it sent
     const on = seat === model.seat && model.linkOpen !== undefined ? model.linkOpen : p.connected;
-    const dot = el('span', 'dot ' + (on ? 'on' : 'off'));
-    dot.title = on ? t('online') : t('offline');
+    const arriving = !on && p.arriving;  // has just joined, the page is connecting: not away
+    const dot = el('span', 'dot ' + (on ? 'on' : arriving ? 'wait' : 'off'));
+    dot.title = on ? t('online') : arriving ? t('arriving_title') : t('offline');
     head.appendChild(dot);
-    if (!p.connected && seat !== model.seat) {  // dropped: said at once, and a bot may take over
+    if (arriving && seat !== model.seat) {
+      const tag = el('span', 'badge arriving', t('arriving'));
+      tag.title = t('arriving_title');
+      head.appendChild(tag);
+    } else if (!p.connected && seat !== model.seat) {  // dropped: said at once, and a bot may take over
       head.appendChild(el('span', 'badge offline', t('offline')));
       if (p.away_bot) {
         const tag = el('span', 'badge bot', t('bot_took_over'));
