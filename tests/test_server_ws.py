@@ -412,6 +412,12 @@ def test_http_api(srv):
     # leave needs the token; with it, a bot plays the seat and a newcomer may take it
     assert http("POST", f"{base}/api/rooms/{code}/leave")[0] == 401
     assert http("POST", f"{base}/api/rooms/{code}/leave", token="wrong-token-x")[0] == 403
+    # the creator never connected: once no longer arriving (drop_grace, issue 35) bob may hand
+    # the seat to a bot
+    deadline = time.monotonic() + 30
+    while http("GET", f"{base}/api/rooms/{code}")[1]["seats"][0]["arriving"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
     assert http("POST", f"{base}/api/rooms/{code}/seats/0/bot", token=bob["token"])[0] == 200
     assert http("POST", f"{base}/api/rooms/{code}/leave", token=bob["token"])[0] == 200
     info = http("GET", f"{base}/api/rooms/{code}")[1]
