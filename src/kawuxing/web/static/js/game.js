@@ -15,7 +15,7 @@ import { api } from './api.js';
 import { playCallout, setMuted, soundSettings } from './audio.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
-import { hasText, onLangChange, t } from './i18n.js';
+import { onLangChange, t } from './i18n.js';
 import { flyClaims, sayEvent, winBannerEl } from './effects.js';
 import { entropyAccepted, GameState } from './game-state.js';
 import { hintable } from './hint.js';
@@ -130,8 +130,7 @@ export class Game {
     }
     if (msg.type === 'welcome') this.fatal = null;
     const out = this.s.receive(msg, Date.now());
-    if (out.serverError && hasText('err_' + msg.code)) toast(t('err_' + msg.code), 'warn');
-    else if (out.serverError) toast(t('server_error', { message: msg.message || msg.code }), 'error');
+    if (out.serverError) this.onServerError(msg);
     if (out.chat) this.onChat(out.chat);
     if (out.rematch && out.rematch.by !== this.seat) toast(t('rematch_offered', { name: playerLabel(this.s.players, out.rematch.by) }));
     if (out.between) this.paintBetween();
@@ -169,17 +168,6 @@ export class Game {
     if (out.matchEnd && !this.settleTimer) this.settleLater(this.hand);
     if (out.render) this.render();
     if (out.render && out.fresh) flyClaims(this.root.querySelector('.board'), out.fresh);
-  }
-
-  /** Tell a refusal (out.refused), unless it is an entropy one; resync after a stale one. */
-  onRefused(out) {
-    const msg = out.refused;
-    if (out.quiet) return;  // entropy that came too late for its deal: that hand's check will say so
-    const what = t('refused_' + msg.code);
-    const detail = msg.reason ? ` — ${msg.reason}` : '';
-    const rule = msg.rule ? ` (${msg.rule})` : '';
-    toast(`${t('refused')}: ${what === 'refused_' + msg.code ? msg.code : what}${detail}${rule}`, 'error');
-    if (out.resync) this.conn.send({ type: 'sync' });
   }
 
   onStatus(status, info) {
