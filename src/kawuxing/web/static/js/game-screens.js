@@ -69,6 +69,7 @@ export const screenMethods = {
       code: this.code,
       hand: this.hand !== null ? t('hand_of', { n: this.hand + 1, total: this.s.handsPerMatch || '?' }) : null,
       preset: this.s.rules ? presetLabel(this.s.rules, this.s.preset) : null,
+      presetName: this.s.preset || null,
       buttons: [],
     };
     if (this.view && !this.matchEnd) {

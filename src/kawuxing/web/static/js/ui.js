@@ -94,11 +94,14 @@ export function setConnStatus(status, info = {}) {
   if (status === 'waiting') box._timer = setInterval(paint, 500);
 }
 
-/** The room part of the top bar: {code, hand, preset, watchers?, buttons[{label, cls, onClick, title}]};
- * null clears it. */
+/** The room part of the top bar: {code, hand, preset, presetName?, watchers?, buttons[{label, cls,
+ * onClick, title}]}; null clears it. The ⋯ menu (phones) only when there are buttons; the top
+ * nav's 玩法 link goes to the room's preset (#/rules/<presetName>) while a room is shown. */
 export function setRoomBar(parts) {
   const box = document.getElementById('room-bar');
   if (!box) return;
+  const howto = document.getElementById('nav-rules');
+  if (howto) howto.setAttribute('href', parts && parts.presetName ? `#/rules/${parts.presetName}` : '#/rules');
   if (!parts) { box.replaceChildren(); return; }
   const items = [];
   const code = el('span', 'room-code');
@@ -128,7 +131,7 @@ export function setRoomBar(parts) {
     const open = menu.classList.toggle('open');
     more.setAttribute('aria-expanded', String(open));
   });
-  items.push(more, menu);
+  if (menu.children.length) items.push(more, menu);
   box.replaceChildren(...items);
 }
 
