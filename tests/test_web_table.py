@@ -29,7 +29,8 @@ import wave
 import pytest
 
 from kawuxing.server.testing import build_wall, http
-from web_harness import ARTIFACTS, DOCS, ROOT, WebServerThread, shot, web_config
+from web_harness import (ARTIFACTS, DECLARE_WALL, DOCS, ROOT, WebServerThread, shot,
+                         web_config)
 
 STATIC = ROOT / "src" / "kawuxing" / "web" / "static"
 
@@ -761,7 +762,10 @@ def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser,
         win.click()
         banner = page.wait_for_selector(".board .win-banner")
         assert banner.query_selector(".mult").inner_text() == "×4"
+        assert page.locator('.seat.me .hand .tile.win-tile').get_attribute("data-code") == "5p"
         page.wait_for_selector(".tutorial-settle .settlement")
+        # the banner goes as at a table (it stayed over the compass and a seat, issue 35 F)
+        page.wait_for_selector(".board .win-banner", state="detached", timeout=6000)
         rows = page.locator(".tutorial-settle tr.pattern").evaluate_all(
             "els => els.map((e) => [e.dataset.name, e.dataset.multiplier])")
         assert rows == [["亮倒", "2"], ["卡五星", "2"]]
@@ -772,6 +776,66 @@ def test_the_guided_first_hand_walks_a_newcomer_to_a_ka_wu_xing(server, browser,
         page.click(".coach .tut-again")  # again, from the first lesson
         assert page.locator(".hand .tile.coach-pick").get_attribute("data-code") == "7z"
         assert page.locator(".hand .tile").count() == 14
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# --- the win on the table (issue 35 G, I) ------------------------------------------------------
+
+SEAT_INFO = (".seat .head, .seat .waits, .seat .melds .tile, .seat .revealed .tile, "
+             ".seat .backs .tile, .river .tile, .hand .tile, .seat .callout")
+
+
+@pytest.mark.parametrize("name, lang", [("portrait", "zh"), ("portrait", "en"),
+                                        ("landscape", "en"), ("landscape", "zh"),
+                                        ("desktop", "zh")])
+def test_the_win_banner_covers_no_seat_and_marks_the_winning_tile(server, browser, name, lang):
+    """The 自摸 banner (effects.js) lies over the compass: it covers no seat's plate, 亮倒 waits,
+    melds, hand or river, nor does the seat's own call-out on a phone; its word is one line
+    ("Self-draw" not broken at 390 px); the settlement still waits ≥ 1.5 s. The winning tile
+    the server's win event names (5p, 卡五星) is marked in my hand, no other tile is (a tile
+    focused from the keyboard is let go when the hand ends)."""
+    page = new_page(browser, VIEWPORTS[name])
+    try:
+        room = open_room(page, server, wall=DECLARE_WALL, hands=2,
+                         seats=("human", "heuristic:2", "heuristic:1"))
+        if lang == "en":
+            page.evaluate("() => localStorage.setItem('kwx.lang', JSON.stringify('en'))")
+            page.reload()
+        phone = name != "desktop"
+        for code in ("5z", "9s"):
+            tile = page.locator(f'.hand .tile.drawn.can[data-code="{code}"]')
+            tile.wait_for()
+            if phone:
+                tile.tap()
+                page.wait_for_timeout(50)
+                tile.tap()
+            else:
+                tile.focus()  # from the keyboard: the focus stays in the hand
+                page.keyboard.press("Enter")
+        page.wait_for_selector('.seat.opp[data-seat="1"] .waits .tile')
+        page.wait_for_selector(".actions button.act-win")
+        page.wait_for_timeout(1300)  # the 亮倒 call-out gone
+        page.click(".actions button.act-win")
+        started = time.monotonic()
+        page.wait_for_selector(".board .win-banner")
+        page.wait_for_timeout(250)  # its entrance
+        banner = box_of(page, ".board .win-banner")
+        assert not covered_by(page, banner, SEAT_INFO), (name, lang, covered_by(page, banner, SEAT_INFO))
+        board = box_of(page, ".board")
+        assert board["x"] <= banner["x"] and banner["r"] <= board["r"], (banner, board)
+        big = page.locator(".win-banner .big")
+        size = float(big.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+        assert big.bounding_box()["height"] < 1.6 * size, "the banner's word wraps"
+        marked = page.locator(".seat.me .hand .tile.win-tile")
+        assert marked.count() == 1 and marked.get_attribute("data-code") == "5p"
+        assert page.evaluate("() => !document.activeElement.closest('.hand')")
+        shot(page, f"win-banner-{name}-{lang}")
+        page.wait_for_selector("#modal .settlement")
+        assert time.monotonic() - started >= 1.5
+        assert room["code"]
     finally:
         errors = page.errors
         page.context.close()

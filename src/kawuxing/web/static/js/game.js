@@ -16,7 +16,7 @@ import { playCallout, setMuted, soundSettings } from './audio.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { onLangChange, t } from './i18n.js';
-import { flyClaims, sayEvent, winBannerEl } from './effects.js';
+import { BANNER_MS, flyClaims, sayEvent, winBannerEl, winTilesOf } from './effects.js';
 import { entropyAccepted, GameState } from './game-state.js';
 import { hintable } from './hint.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
@@ -35,7 +35,6 @@ import { clearToasts, closeModal, modalKind, setConnStatus, setRoomBar, toast } 
 let actionSeq = 0;
 const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
 
-const BANNER_MS = 2800;  // the win banner's life on the board (the settlement covers it from 1.8 s)
 const WIN_PAUSE_MS = 1800;  // the ended hand on the table before its settlement opens (issue 35)
 
 export class Game {
@@ -303,6 +302,8 @@ export class Game {
     const handId = `${this.code}:${this.hand}`;
     const tip = this.hand !== null && countHand(handId) ? tipFor(this.view, handId, model.hintable) : null;
     model.tipNode = tip ? tipEl(tip, () => this.render()) : null;
+    const ended = this.s.lastSettlement;  // the winning tiles the win events name, once it is over
+    model.winTiles = ended && ended.handNo === this.hand ? winTilesOf(ended.winEvents) : null;
     const banner = this.ui.banner;
     model.bannerNode = banner && this.view.result ? winBannerEl(banner, this.view, this.s.players) : null;
     // the board is patched (focus stays on what stays): the focus moves into the hint panel
