@@ -65,7 +65,7 @@ export class Game {
     });
     this.keyHandler = (e) => this.onKey(e);
     this.pointerType = 'mouse';
-    this.pointerHandler = (e) => { this.pointerType = e.pointerType || 'mouse'; };
+    this.pointerHandler = (e) => { this.pointerType = e.pointerType || 'mouse'; this.pointerSeen = true; };
     document.addEventListener('keydown', this.keyHandler);
     document.addEventListener('pointerdown', this.pointerHandler, true);
     this.resizeHandler = () => this.placeChat();
@@ -301,7 +301,9 @@ export class Game {
     // a first-hand tip: what this view lets me do, in my first hands (tips.js)
     const handId = `${this.code}:${this.hand}`;
     const tip = this.hand !== null && countHand(handId) ? tipFor(this.view, handId, model.hintable) : null;
-    model.tipNode = tip ? tipEl(tip, () => this.render()) : null;
+    // the tip says what a touch does on a touch screen (tileClicked: a first tap raises the tile)
+    const touch = this.pointerSeen ? this.pointerType === 'touch' : matchMedia('(pointer: coarse)').matches;
+    model.tipNode = tip ? tipEl(tip, () => this.render(), touch) : null;
     const ended = this.s.lastSettlement;  // the winning tiles the win events name, once it is over
     model.winTiles = ended && ended.handNo === this.hand ? winTilesOf(ended.winEvents) : null;
     const banner = this.ui.banner;
