@@ -317,26 +317,38 @@ def test_quick_chat_button_covers_no_tile_key_or_hint(server, browser, name):
 
 
 def test_lobby_create_button_in_sight_and_toasts(server, browser):
-    """At 1366×768 the lobby's 创建并入座 is in sight without scrolling (it stays at the foot
-    of the window while the form is longer); the error for a missing nickname is one toast
-    however often it is asked for, and it covers not the button."""
+    """At 1366×768 the lobby's 创建并入座 is in sight without scrolling (at the top of the form,
+    its twin after the fields); at any scroll position no field or help text of the form is
+    under a button (a sticky one hid them, issue 35 E); the error for a missing nickname is one
+    toast however often it is asked for, and it covers not the button."""
     page = new_page(browser, (1366, 768))
     try:
         page.goto(server.url + "/")
         page.wait_for_selector(".create-btn")
         page.wait_for_timeout(300)
-        btn = box_of(page, ".create-btn")
+        btn = box_of(page, ".create-top")
         assert btn["y"] >= 0 and btn["b"] <= 768, btn
-        at = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.create-btn') !== null",
+        at = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.create-top') !== null",
                            [btn["x"] + btn["w"] / 2, btn["y"] + btn["h"] / 2])
         assert at  # nothing over it
-        # the decision time (the last field above the fold) above the button, in both languages;
-        # each field that Tab reaches comes to rest above the button
         for lang in ("zh", "en"):
             if lang == "en":
                 page.click("#btn-lang")
                 page.wait_for_function("() => document.documentElement.lang === 'en'")
-                page.evaluate("() => window.scrollTo(0, 0)")
+            height = page.evaluate("() => document.documentElement.scrollHeight")
+            for y in range(0, height, 97):  # every field and help text seen is itself at its centre
+                page.evaluate("(y) => window.scrollTo(0, y)", y)
+                hidden = page.evaluate("""() => [...document.querySelectorAll(
+                        '.create-form select, .create-form input, .create-form small.help')]
+                    .filter((e) => e.checkVisibility()).map((e) => {
+                        const r = e.getBoundingClientRect();
+                        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                        if (y < 60 || y > innerHeight - 1) return null;  // under the top bar, or not in the window
+                        const at = document.elementFromPoint(x, y);
+                        return at && at.closest('button') ? [e.name || e.className, Math.round(y)] : null;
+                    }).filter(Boolean)""")
+                assert hidden == [], (lang, y, hidden)
+            page.evaluate("() => window.scrollTo(0, 0)")
             assert box_of(page, ".create-form select[name=decision]")["b"] <= box_of(page, ".create-btn")["y"], lang
         fields = page.locator(".create-form select, .create-form input").evaluate_all(
             "els => els.filter((e) => e.checkVisibility() && !e.disabled).map((e) => e.name)")
