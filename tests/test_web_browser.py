@@ -277,6 +277,16 @@ def test_declared_bot_settlement_language_reload_and_reconnect(server, desktop):
     # a refused action is explained (an old version: stale)
     page.evaluate("() => window.__kwx.game.conn.send({type: 'action', id: 'test-stale', version: 0, action: [0, 'pass']})")
     page.wait_for_selector(".toast.error >> text=操作未执行")
+    # in the page's words only (issue 35 bug 2): a refusal, or a message the server turned
+    # down (malformed, unknown type), never the server's English
+    page.evaluate("() => { const c = window.__kwx.game.conn;"
+                  " c.send({type: 'action', id: 'test-bad', version: 'x', action: [0, 'pass']});"
+                  " c.send({type: 'no_such_type'}); }")
+    page.wait_for_selector(".toast >> text=格式不对")
+    page.wait_for_selector(".toast >> text=不认识这条消息")
+    texts = page.locator(".toast").all_inner_texts()
+    assert "操作未执行: 牌局已变化，已刷新" in texts, texts
+    assert not [text for text in texts if re.search(r"[A-Za-z]{3,}", text)], texts
     # finish the match: the chart of the two hands
     play_until_settlement(page, hand=1)
     page.wait_for_selector("#modal .match-end svg.chart")

@@ -295,3 +295,32 @@ def test_profile_results_against_bots_recent_players_and_an_invite(server, brows
     finally:
         ctx.close()
     assert not watch.errors, watch.errors
+
+
+@pytest.mark.parametrize("locale", ["zh-CN", "en-US"])
+def test_a_profile_fits_a_phone(server, browser, locale):
+    """Issue 35 (C): a profile with its matches and hands at 390 px, in Chinese and English,
+    does not scroll sideways: every table stays inside its card."""
+    if server.backend != "sqlite":
+        pytest.skip("the page is the same on both")
+    tag = locale[:2]
+    names = [f"host22022{tag}", f"gst220230{tag}", f"Li Jie {tag}"]
+    players = [new_player(server, n) for n in names]
+    play_instant_match(server, players)
+    ctx, page, watch = page_of(browser, PHONE, locale)
+    try:
+        as_player(page, server, players[0])
+        page.goto(f"{server.url}/#/player/{players[0]['player_id']}")
+        page.wait_for_selector(".profile table.hands tr.replay-row")
+        page.wait_for_selector(".profile table.matches")
+        page.wait_for_timeout(300)
+        shot(page, f"profile-phone-{tag}", full_page=True)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+        spill = page.evaluate("""() => [...document.querySelectorAll('.profile table')].map((t) => {
+            const card = t.closest('.card') || t.parentElement;
+            return [t.className, t.getBoundingClientRect().right - card.getBoundingClientRect().right];
+        }).filter(([, d]) => d > 0.5)""")
+        assert spill == [], spill
+    finally:
+        ctx.close()
+    assert not watch.errors, watch.errors

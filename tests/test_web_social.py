@@ -327,3 +327,43 @@ def test_an_external_seat_shows_its_link_like_a_player(server, desktop):
     dot.first.wait_for()
     assert "off" in dot.first.get_attribute("class")  # the program has not connected
     assert page.locator('.seat-list li[data-seat="2"] .dot, .seat.opp[data-seat="2"] .head .dot').count() == 0
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390), (1366, 768)])
+def test_a_spectator_reaches_the_rooms_rules_page(server, browser, size):
+    """Issue 35 (B): a spectator's top bar offers the room's own rules page (its preset, here
+    孝感), on a phone through the ⋯ menu; the top nav's 玩法 goes to that preset's page; no ⋯
+    menu is ever drawn without buttons."""
+    status, room = http("POST", f"{server.url}/api/rooms", {
+        "seats": ["human", "heuristic:1", "heuristic:1"], "preset": "xiaogan",
+        "nickname": "小明", "hands": 1})
+    assert status == 201, room
+    width, height = size
+    phone = width < 1000
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN",
+                              has_touch=phone, is_mobile=phone)
+    page = ctx.new_page()
+    watch = Watch(page)
+    try:
+        page.goto(f"{server.url}/#/watch/{room['code']}")
+        page.wait_for_selector("#room-bar .rules-btn", state="attached")
+        assert page.get_attribute("#nav-rules", "href") == "#/rules/xiaogan"
+        if phone:
+            more = page.locator("#room-bar .bar-more")
+            assert more.is_visible()
+            more.click()
+        page.click("#room-bar .rules-btn")
+        page.wait_for_selector("#modal .rules-page .rules-preset")
+        assert "孝感" in page.locator("#modal .rules-preset").inner_text()
+        page.wait_for_selector("#modal .rules-patterns")  # scored under the room's rules
+        shot(page, f"watch-rules-{width}x{height}")
+        # a room bar without buttons has no ⋯ menu (it was an empty 15 × 15 box)
+        empty = page.evaluate("""async () => {
+            const ui = await import('/static/js/ui.js');
+            ui.setRoomBar({code: 'ABCDEF', buttons: []});
+            return document.querySelectorAll('#room-bar .bar-more, #room-bar .bar-actions').length;
+        }""")
+        assert empty == 0
+        assert not watch.errors, watch.errors
+    finally:
+        ctx.close()

@@ -258,3 +258,61 @@ def test_every_coded_http_error_reads_in_the_page_language():
     assert {"seat_connected", "not_playing", "rate_limited", "no_room"} <= codes
     internal = {"bad_call"}  # between a cluster's processes, never shown
     assert sorted(c for c in codes - internal if f"err_{c}" not in zh) == []
+
+
+def socket_codes() -> tuple[set[str], set[str]]:
+    """The codes the server can send on a game socket: ``refused`` (the constants of
+    protocol.py's refused block, and every code a refusal names in src/kawuxing/server) and
+    ``error`` (every ``protocol.error(code, …)`` with a literal or named code, every
+    ``ProtocolError(code, …)``, and the codes of the RoomError that Room.watch raises, which
+    ws.py and the cluster's relay forward as they are)."""
+    import inspect
+
+    from kawuxing.server import chat, errors, protocol, spectators
+    from kawuxing.server.room import Room
+
+    modules = (protocol, errors, chat, spectators)
+
+    def named(name: str) -> str:
+        found = [getattr(m, name) for m in modules if isinstance(getattr(m, name, None), str)]
+        assert found, name
+        return found[0]
+
+    source = inspect.getsource(protocol)
+    block = source[source.index("# refused.code"):source.index("\n\n", source.index("# refused.code"))]
+    refused = {named(n) for n in re.findall(r"^([A-Z_]+) = ", block, re.M)}
+    server = STATIC_DIR.parent.parent / "server"
+    errors_sent = set()
+    for path in server.rglob("*.py"):
+        text = path.read_text("utf-8")
+        for literal, name in re.findall(r"\b(?:protocol\.error|ProtocolError)\(\s*(?:\"([a-z_]+)\"|"
+                                        r"(?:protocol\.)?([A-Z_]+)\b)", text):
+            errors_sent.add(literal or named(name))
+        # a refusal: refuse(slot, id, CODE, …) or a problem tuple (protocol.CODE, "reason", rule)
+        for name in re.findall(r"\(protocol\.([A-Z_]+), (?:f?\")", text):
+            if not name.startswith("CLOSE_"):  # close(CODE, "reason") is no refusal
+                refused.add(named(name))
+    watch = inspect.getsource(Room.watch)
+    for literal, name in re.findall(r"RoomError\([^)]*?(?:\"([a-z_]+)\"|\b([A-Z_]+))\)", watch):
+        errors_sent.add(literal or named(name))
+    return refused, errors_sent
+
+
+def test_every_socket_refusal_and_error_reads_in_the_page_language():
+    """Issue 35 (bug 2): a ``refused`` or ``error`` on the game socket is told in the page's
+    words for its code (game.js: ``refused_<code>``; ``wserr_<code>``, else the HTTP code's
+    ``err_<code>``), in both languages: never the server's English message."""
+    zh, en = i18n_tables()
+    refused, errors_sent = socket_codes()
+    assert {"stale", "out_of_turn", "illegal", "bad_entropy", "entropy_closed"} <= refused
+    assert {"malformed", "unknown_type", "too_large", "no_hello", "flood", "spectator",
+            "chat_limited", "no_spectators", "room_expired", "storage"} <= errors_sent
+    for table in (zh, en):
+        assert sorted(c for c in refused if f"refused_{c}" not in table) == []
+        assert sorted(c for c in errors_sent
+                      if f"wserr_{c}" not in table and f"err_{c}" not in table) == []
+        # the words of a message the parser turns down are the socket's own (err_bad_number
+        # and err_too_large are the HTTP API's, about something else)
+        assert {"bad_number", "too_large", "malformed", "unknown_type"} <= {
+            k[len("wserr_"):] for k in table if k.startswith("wserr_")}
+        assert "refused_unknown" in table and "{message}" not in table["server_error"]

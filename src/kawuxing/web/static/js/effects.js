@@ -1,7 +1,8 @@
 // The table's claim and win effects (issue 35): each event said aloud with its call-out, the
 // claimed tile flying from the discarder's
 // river to the claimer's new meld, and the 胡 / 自摸 banner over the board with the winner and
-// the hand's patterns (from the ended view's result: the client derives nothing). Nothing
+// the hand's patterns (from the ended view's result: the client derives nothing), the winning
+// tile marked in the winner's hand (the one its win event names). Nothing
 // moves under prefers-reduced-motion (the banner still shows, without its entrance).
 
 import { playCallout, playClick, playTile } from './audio.js';
@@ -10,6 +11,8 @@ import { t } from './i18n.js';
 import { playerName } from './seats.js';
 
 const FLY_MS = 420;
+/** The win banner's life on the board (a table's settlement covers it from 1.8 s). */
+export const BANNER_MS = 2800;
 const CALLOUT = { pung: 'call_pung', kong: 'call_kong', declare: 'call_declare', win: 'call_win', adding_kong: 'call_adding_kong' };
 
 /** Say a fresh event aloud (audio.js): a discard clicks, then its tile's name; a claim or a
@@ -81,4 +84,19 @@ export function winBannerEl(banner, view, players) {
     box.appendChild(line);
   }
   return box;
+}
+
+/** Where the winning tile of ``seat`` is among the ``codes`` shown of its hand (the last copy),
+ * or -1: the tile the server's win event names (model.winTiles, {seat: code}), never a guess. */
+export function winIndex(model, seat, codes) {
+  const tile = model.winTiles && model.view.phase === 'ended' ? model.winTiles[seat] : null;
+  return tile ? codes.lastIndexOf(tile) : -1;
+}
+
+/** The winning tile of each winner of a hand, from its ``win`` events ({seat: event}, as
+ * GameState.settlement keeps them): {seat: code}. */
+export function winTilesOf(winEvents) {
+  const out = {};
+  for (const [seat, e] of Object.entries(winEvents || {})) if (e && e.tile) out[seat] = e.tile;
+  return out;
 }

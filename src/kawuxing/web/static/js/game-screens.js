@@ -1,15 +1,37 @@
 // The room's frame around the table (Game, game.js): the top bar (room code, hand, rules,
 // 托管, rules page, last settlement, invite and watch links, sound, help, leave), and the
-// screens shown instead of the table while connecting or after a fatal error.
+// screens shown instead of the table while connecting or after a fatal error; a refusal or
+// a server error told in the page's words.
 
 import { soundSettings } from './audio.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { hasText, t } from './i18n.js';
-import { copyText, setRoomBar } from './ui.js';
+import { copyText, setRoomBar, toast } from './ui.js';
 
 /** Methods of :class:`Game` (game.js), mixed into it. */
 export const screenMethods = {
+  /** Tell a refusal (out.refused), unless it is an entropy one; resync after a stale one. The
+   * words are the page's for its code (a general line for a code it does not know); the
+   * server's English reason goes to the console and the toast's title only. */
+  onRefused(out) {
+    const msg = out.refused;
+    if (out.quiet) return;  // entropy that came too late for its deal: that hand's check will say so
+    const what = hasText('refused_' + msg.code) ? t('refused_' + msg.code) : t('refused_unknown');
+    const rule = msg.rule ? ` (${msg.rule})` : '';
+    if (msg.reason) console.info(`refused ${msg.code}: ${msg.reason}`);
+    toast(`${t('refused')}: ${what}${rule}`, 'error', msg.reason ? `${msg.code}: ${msg.reason}` : msg.code);
+    if (out.resync) this.conn.send({ type: 'sync' });
+  },
+
+  /** Tell a server ``error`` by its code in the page's words (wserr_<code>, else the HTTP
+   * code's err_<code>, else a general line); its English message only in the console and title. */
+  onServerError(msg) {
+    const key = ['wserr_' + msg.code, 'err_' + msg.code].find((k) => hasText(k));
+    if (msg.message) console.info(`server error ${msg.code}: ${msg.message}`);
+    toast(key ? t(key) : t('server_error'), key ? 'warn' : 'error', `${msg.code}: ${msg.message || ''}`);
+  },
+
   renderConnecting() {
     const box = el('div', 'screen center-screen');
     box.appendChild(el('p', 'muted', t('connecting')));
@@ -47,6 +69,7 @@ export const screenMethods = {
       code: this.code,
       hand: this.hand !== null ? t('hand_of', { n: this.hand + 1, total: this.s.handsPerMatch || '?' }) : null,
       preset: this.s.rules ? presetLabel(this.s.rules, this.s.preset) : null,
+      presetName: this.s.preset || null,
       buttons: [],
     };
     if (this.view && !this.matchEnd) {

@@ -5,11 +5,10 @@
 import { api } from './api.js';
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { loadSchemas } from './lobby.js';
-import { rulesPageEl } from './rulespage.js';
+import { openRoomRules } from './rulespage.js';
 import { forgetSeat } from './store.js';
 import { avatarEl, connects, playerLabel } from './seats.js';
-import { copyText, openModal, toast } from './ui.js';
+import { copyText, toast } from './ui.js';
 
 /** Methods of :class:`Game` (game.js), mixed into it. */
 export const waitingMethods = {
@@ -133,25 +132,11 @@ export const waitingMethods = {
     if (!this.conn.send({ type: 'auto', on: !this.s.auto })) toast(t('not_connected'), 'error');
   },
 
-  /** The rules in force in this room (rulespage.js), labelled from GET /api/rules, with the
-   * patterns and their examples scored by the server under the room's rules (one request per
-   * rule set). */
-  async showRules() {
-    let schema;
-    const rules = this.s.rules;
-    const key = JSON.stringify(rules);
-    try {
-      schema = (await loadSchemas()).rules;
-      if (!this.patterns || this.patterns.key !== key) {
-        const r = await api.rulePatterns(rules);
-        if (!r.ok) throw new Error(r.error);
-        this.patterns = { key, table: r.data };
-      }
-    } catch (e) {
-      toast(t('load_failed', { message: e.message }), 'error');
-      return;
-    }
-    if (this.destroyed || !this.s.rules) return;
-    openModal(rulesPageEl(schema, this.s.rules, this.s.preset, this.patterns.table), { label: t('rules_title'), wide: true, cls: 'rules-modal' });
+  /** The rules in force in this room (rulespage.js), the patterns scored by the server under
+   * them (one request per rule set). */
+  showRules() {
+    if (!this.s.rules) return;
+    this.patterns = this.patterns || {};
+    openRoomRules(this.s.rules, this.s.preset, this.patterns, () => !this.destroyed && Boolean(this.s.rules));
   },
 };

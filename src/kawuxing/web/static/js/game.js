@@ -15,8 +15,8 @@ import { api } from './api.js';
 import { playCallout, setMuted, soundSettings } from './audio.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
-import { hasText, onLangChange, t } from './i18n.js';
-import { flyClaims, sayEvent, winBannerEl } from './effects.js';
+import { onLangChange, t } from './i18n.js';
+import { BANNER_MS, flyClaims, sayEvent, winBannerEl, winTilesOf } from './effects.js';
 import { entropyAccepted, GameState } from './game-state.js';
 import { hintable } from './hint.js';
 import { forgetSeat, getFair, saveFair } from './store.js';
@@ -35,7 +35,6 @@ import { clearToasts, closeModal, modalKind, setConnStatus, setRoomBar, toast } 
 let actionSeq = 0;
 const ACK_TIMEOUT = 6000;  // ms: an action neither acked nor refused by then is forgotten
 
-const BANNER_MS = 2800;  // the win banner's life on the board (the settlement covers it from 1.8 s)
 const WIN_PAUSE_MS = 1800;  // the ended hand on the table before its settlement opens (issue 35)
 
 export class Game {
@@ -66,7 +65,7 @@ export class Game {
     });
     this.keyHandler = (e) => this.onKey(e);
     this.pointerType = 'mouse';
-    this.pointerHandler = (e) => { this.pointerType = e.pointerType || 'mouse'; };
+    this.pointerHandler = (e) => { this.pointerType = e.pointerType || 'mouse'; this.pointerSeen = true; };
     document.addEventListener('keydown', this.keyHandler);
     document.addEventListener('pointerdown', this.pointerHandler, true);
     this.resizeHandler = () => this.placeChat();
@@ -130,8 +129,7 @@ export class Game {
     }
     if (msg.type === 'welcome') this.fatal = null;
     const out = this.s.receive(msg, Date.now());
-    if (out.serverError && hasText('err_' + msg.code)) toast(t('err_' + msg.code), 'warn');
-    else if (out.serverError) toast(t('server_error', { message: msg.message || msg.code }), 'error');
+    if (out.serverError) this.onServerError(msg);
     if (out.chat) this.onChat(out.chat);
     if (out.rematch && out.rematch.by !== this.seat) toast(t('rematch_offered', { name: playerLabel(this.s.players, out.rematch.by) }));
     if (out.between) this.paintBetween();
@@ -169,17 +167,6 @@ export class Game {
     if (out.matchEnd && !this.settleTimer) this.settleLater(this.hand);
     if (out.render) this.render();
     if (out.render && out.fresh) flyClaims(this.root.querySelector('.board'), out.fresh);
-  }
-
-  /** Tell a refusal (out.refused), unless it is an entropy one; resync after a stale one. */
-  onRefused(out) {
-    const msg = out.refused;
-    if (out.quiet) return;  // entropy that came too late for its deal: that hand's check will say so
-    const what = t('refused_' + msg.code);
-    const detail = msg.reason ? ` — ${msg.reason}` : '';
-    const rule = msg.rule ? ` (${msg.rule})` : '';
-    toast(`${t('refused')}: ${what === 'refused_' + msg.code ? msg.code : what}${detail}${rule}`, 'error');
-    if (out.resync) this.conn.send({ type: 'sync' });
   }
 
   onStatus(status, info) {
@@ -314,7 +301,11 @@ export class Game {
     // a first-hand tip: what this view lets me do, in my first hands (tips.js)
     const handId = `${this.code}:${this.hand}`;
     const tip = this.hand !== null && countHand(handId) ? tipFor(this.view, handId, model.hintable) : null;
-    model.tipNode = tip ? tipEl(tip, () => this.render()) : null;
+    // the tip says what a touch does on a touch screen (tileClicked: a first tap raises the tile)
+    const touch = this.pointerSeen ? this.pointerType === 'touch' : matchMedia('(pointer: coarse)').matches;
+    model.tipNode = tip ? tipEl(tip, () => this.render(), touch) : null;
+    const ended = this.s.lastSettlement;  // the winning tiles the win events name, once it is over
+    model.winTiles = ended && ended.handNo === this.hand ? winTilesOf(ended.winEvents) : null;
     const banner = this.ui.banner;
     model.bannerNode = banner && this.view.result ? winBannerEl(banner, this.view, this.s.players) : null;
     // the board is patched (focus stays on what stays): the focus moves into the hint panel

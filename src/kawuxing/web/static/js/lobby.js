@@ -313,6 +313,11 @@ function optionsPanel(rules) {
  */
 function createForm(rules, bots, needNick, onEnter) {
   const form = el('form', 'create-form');
+  // the create button at the top too, in sight at once, with the one after the fields: neither
+  // floats over the form, so no field or help text is ever under a button (issue 35)
+  const now = el('button', 'primary create-top', t('create'));
+  now.type = 'submit';
+  form.appendChild(now);
   const presetHelp = (name) => t(rules.presets[name].help);
   const preset = presetSelect(rules);
   const presetHelpText = el('small', 'help preset-help', presetHelp(rules.default_preset));

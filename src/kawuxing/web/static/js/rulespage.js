@@ -7,11 +7,14 @@
 // (rulegroups.js). Labels, defaults and the presets come from GET /api/rules: this file decides
 // nothing about what a rule does or what a hand is worth.
 
+import { api } from './api.js';
 import { el, tableEl } from './dom.js';
 import { lang, t } from './i18n.js';
+import { loadSchemas } from './lobby.js';
 import { groupOf, RULE_GROUPS, valueLabel } from './rulegroups.js';
 import { meldEl } from './settle.js';
 import { tileEl, tileRow } from './tiles.js';
+import { openModal, toast } from './ui.js';
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -157,4 +160,26 @@ export function rulesPageEl(schema, rules, presetName, patterns = null) {
   box.appendChild(rest);
   box.appendChild(el('p', 'muted rules-note', t('rules_note')));
   return box;
+}
+
+/** Open the rules page of a room (``rules``: its RuleSet as JSON, ``preset``: its preset) in the
+ * dialog, labelled from GET /api/rules, with the patterns scored by the server under these
+ * rules; ``cache`` ({key, table}) keeps the patterns of the last rules asked. ``alive()``: the
+ * page that asked is still there. Used by a seat (game-waiting.js) and a spectator (watch.js). */
+export async function openRoomRules(rules, preset, cache, alive = () => true) {
+  let schema;
+  const key = JSON.stringify(rules);
+  try {
+    schema = (await loadSchemas()).rules;
+    if (cache.key !== key) {
+      const r = await api.rulePatterns(rules);
+      if (!r.ok) throw new Error(r.error);
+      Object.assign(cache, { key, table: r.data });
+    }
+  } catch (e) {
+    toast(t('load_failed', { message: e.message }), 'error');
+    return;
+  }
+  if (!alive()) return;
+  openModal(rulesPageEl(schema, rules, preset, cache.table), { label: t('rules_title'), wide: true, cls: 'rules-modal' });
 }

@@ -10,6 +10,7 @@
 import { el, patch } from './dom.js';
 import { actionGroups, actionsEl, declareChoices, hintPanel } from './actionbar.js';
 import { compassEl } from './compass.js';
+import { winIndex } from './effects.js';
 import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
 import { parseTiles } from './notation.js';
@@ -191,11 +192,12 @@ function opponentEl(model, seat) {
     shown.setAttribute('aria-label', t('hand_of_who', { who: seatWho(model, seat) }));
     // the whole-table view (views.table_view) gives each seat's tile just drawn: shown apart
     const { codes, drawn } = splitDrawn(s.revealed, s.drawn);
-    for (const code of codes) shown.appendChild(tileEl(code, { lang: lang() }));
+    const winAt = drawn ? -1 : winIndex(model, seat, codes);
+    codes.forEach((code, i) => shown.appendChild(tileEl(code, { lang: lang(), cls: i === winAt ? 'win-tile' : '' })));
     // the face-down groups of a 亮倒 (R8.6, R8.11): how many tiles, never which
     for (let i = 0; i < (s.hidden_tiles || 0); i++) shown.appendChild(tileEl(null, { back: true, title: t('hidden_triplet') }));
     if (drawn) {
-      shown.appendChild(tileEl(drawn, { lang: lang(), cls: 'drawn' }));
+      shown.appendChild(tileEl(drawn, { lang: lang(), cls: drawn === (model.winTiles || {})[seat] ? 'drawn win-tile' : 'drawn' }));
     } else if (view.turn === seat && view.phase === 'turn' && s.declared && !model.revealAll) {
       shown.appendChild(tileEl(null, { back: true, cls: 'drawn', title: t('drawn_tile') }));
     }
@@ -318,12 +320,13 @@ function meEl(model, handlers) {
   const all = drawn ? [...codes, drawn] : codes;
   const keys = handKeys(codes, drawn, view.wall, model.handNo ?? '');
   const myTurn = !model.readOnly && (g.discards.size > 0 || declareTiles);
+  const winAt = winIndex(model, seat, all);
   // a spectator (model.watching) sees the bottom seat's hand face down until 亮倒 or the end (R13)
   if (model.watching && !all.length) for (let i = 0; i < s.concealed_count; i++) hand.appendChild(tileEl(null, { back: true }));
   all.forEach((code, i) => {
     const isDrawn = drawn !== null && i === all.length - 1;
     const can = declareTiles ? declareTiles.has(code) : g.discards.has(code);
-    const cls = [isDrawn ? 'drawn' : '', model.selected === i ? 'selected' : '', myTurn && !can ? 'dim' : '', myTurn && can ? 'can' : '']
+    const cls = [isDrawn ? 'drawn' : '', i === winAt ? 'win-tile' : '', model.selected === i ? 'selected' : '', myTurn && !can ? 'dim' : '', myTurn && can ? 'can' : '']
       .filter(Boolean).join(' ');
     const b = tileEl(code, { tag: model.readOnly ? 'span' : 'button', lang: lang(), cls });
     b.dataset.idx = i;
@@ -357,7 +360,8 @@ function meEl(model, handlers) {
  * rules, readOnly, revealAll, replay (a hand's replay: no online dots), chatSpot (room for the 快捷语 button, game.js), selected, declareMode, busy, lastDiscard, callouts ({seat: {id,
  * text}}), hintable (show the 提示 button), hintState (null, 'pending', 'open'), hint (the
  * `hint` answer of this view, or null), tipNode (a first-hand tip strip, tips.js, or null), bannerNode
- * (the win banner, effects.js, or null)}. handlers: {act(action), tile(index, code, event),
+ * (the win banner, effects.js, or null), winTiles (each winner's winning tile once the hand has
+ * ended, {seat: code}: winTilesOf)}. handlers: {act(action), tile(index, code, event),
  * toggleDeclare(), hint(), closeHint(), hintPick(action)}. Returns the board element.
  */
 export function renderTable(root, model, handlers) {
@@ -369,14 +373,15 @@ export function renderTable(root, model, handlers) {
   const right = (model.seat + 1) % 3;
   board.appendChild(opponentEl(model, left));
   const center = el('div', 'center');
-  center.appendChild(compassEl(model));
+  const compass = compassEl(model);
+  center.appendChild(compass);
   const mine = el('div', 'my-river');
   mine.appendChild(riverEl(model, model.seat));
   center.appendChild(mine);
   board.appendChild(center);
   board.appendChild(opponentEl(model, right));
   board.appendChild(meEl(model, handlers));
-  if (model.bannerNode) board.appendChild(model.bannerNode);  // the win banner (effects.js)
+  if (model.bannerNode) compass.appendChild(model.bannerNode);  // the win banner (effects.js), over the compass alone
   const old = root.querySelector(':scope > .board');
   if (!old) {
     root.prepend(board);
@@ -389,7 +394,9 @@ export function renderTable(root, model, handlers) {
   const was = focused && old.contains(focused) ? focused : null;
   const inHand = Boolean(was && was.closest('.hand'));
   patch(old, board);
-  if (was && !was.isConnected) {
+  const now = document.activeElement;  // the hand is over: no tile stays focused (its ring is no win mark)
+  if (view.phase === 'ended' && now && old.contains(now) && now.closest('.hand')) now.blur();
+  else if (was && !was.isConnected) {
     const hand = old.querySelector('.hand');
     const next = (inHand && hand && (hand.querySelector(`.tile[data-code="${was.dataset.code}"]`)
       || hand.querySelector(`.tile[data-idx="${Math.min(Number(was.dataset.idx), hand.children.length - 1)}"]`)))

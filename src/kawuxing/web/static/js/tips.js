@@ -5,7 +5,7 @@
 // What is legal comes from the view (table.js actionGroups): this file decides no rule.
 
 import { el } from './dom.js';
-import { t } from './i18n.js';
+import { hasText, t } from './i18n.js';
 import { actionGroups } from './actionbar.js';
 
 const KEY = 'kwx.tips';
@@ -64,14 +64,15 @@ export function tipsOff() {
   save({ ...tipsState(), off: true });
 }
 
-/** The strip of tip ``id``; ``onChange()`` is called after a button put it (or all) away. */
-export function tipEl(id, onChange) {
+/** The strip of tip ``id``; ``onChange()`` is called after a button put it (or all) away.
+ * ``touch``: the player touches the screen (its own words where the tip has them). */
+export function tipEl(id, onChange, touch = false) {
   const box = el('div', 'tip-strip');
   box.dataset.key = `tip-${id}`;
   box.dataset.tip = id;
   box.setAttribute('role', 'note');
   box.appendChild(el('span', 'tip-label', t('tip_title')));
-  box.appendChild(el('span', 'tip-text', t(`tip_${id}`)));
+  box.appendChild(el('span', 'tip-text', t(touch && hasText(`tip_${id}_touch`) ? `tip_${id}_touch` : `tip_${id}`)));
   const ok = el('button', 'tip-ok', t('tip_ok'));
   ok.type = 'button';
   ok.onclick = () => { tipDone(id); onChange(); };

@@ -7,7 +7,7 @@
 
 import { api } from './api.js';
 import { el } from './dom.js';
-import { flyClaims, reducedMotion, sayEvent, winBannerEl } from './effects.js';
+import { BANNER_MS, flyClaims, reducedMotion, sayEvent, winBannerEl } from './effects.js';
 import { onLangChange, t } from './i18n.js';
 import { settlementEl } from './settle.js';
 import { renderTable } from './table.js';
@@ -85,7 +85,7 @@ export function renderTutorial(root) {
       readOnly: !lesson || state.intro, revealAll: false, replay: true, selected: state.selected,
       declareMode: state.declareMode, busy: false, callouts: state.callouts,
       lastDiscard: discard ? { seat: discard.seat } : null, hintable: false,
-      bannerNode: state.banner ? winBannerEl(state.banner, f.view, players()) : null,
+      bannerNode: state.banner ? winBannerEl(state.banner, f.view, players()) : null, winTiles: state.winTiles,
     }, { act: (a) => play(a), tile: (i, code, ev) => tile(i, code, ev), toggleDeclare });
     tableBox.querySelectorAll('.coach-pick').forEach((e) => e.classList.remove('coach-pick'));
     if (lesson && !state.intro) {
@@ -141,7 +141,11 @@ export function renderTutorial(root) {
     for (const e of f.events) {
       const key = sayEvent(e);
       if (key) state.callouts[e.seat] = { id: `tut-${f.step}-${e.n}`, text: t(key) };
-      if (e.type === 'win') state.banner = { id: 'tutorial', seats: [e.seat], selfDraw: e.by === 'self_draw' };
+      if (e.type !== 'win') continue;
+      const b = { id: 'tutorial', seats: [e.seat], selfDraw: e.by === 'self_draw' };
+      Object.assign(state, { banner: b, winTiles: { [e.seat]: e.tile } });
+      clearTimeout(state.bannerTimer);  // the banner goes as at a table: the end screen stays clear
+      state.bannerTimer = setTimeout(() => { if (state.banner === b && !state.gone) { state.banner = null; show(); } }, BANNER_MS);
     }
     show();
     flyClaims(tableBox.querySelector('.board'), f.events);
@@ -171,7 +175,7 @@ export function renderTutorial(root) {
   }
 
   function restart() {
-    Object.assign(state, { step: 0, intro: false, wrong: false, declareMode: false, selected: null, callouts: {}, banner: null });
+    Object.assign(state, { step: 0, intro: false, wrong: false, declareMode: false, selected: null, callouts: {}, banner: null, winTiles: null });
     show();
   }
 
@@ -186,5 +190,5 @@ export function renderTutorial(root) {
     page.replaceChildren(coach, tableBox, settleBox);
     show();
   });
-  return () => { state.gone = true; clearTimeout(state.timer); unLang(); };
+  return () => { state.gone = true; clearTimeout(state.timer); clearTimeout(state.bannerTimer); unLang(); };
 }

@@ -6,8 +6,9 @@ import { t } from './i18n.js';
 
 /** A short message at the top of the window, under the bar (never over my hand or the lobby's
  * create button); kind: 'ok' | 'warn' | 'error' | ''. One toast per text and kind: the same
- * words again refresh the one shown. */
-export function toast(text, kind = '') {
+ * words again refresh the one shown. ``title``: more detail on hover (e.g. the server's own
+ * words for a refusal; never shown as the text). */
+export function toast(text, kind = '', title = '') {
   const box = document.getElementById('toasts');
   if (!box) return;
   // one toast per text: the same words again refresh the one shown (its timer starts anew)
@@ -23,6 +24,7 @@ export function toast(text, kind = '') {
     item.setAttribute('role', kind === 'error' ? 'alert' : 'status');
     box.appendChild(item);
   }
+  if (title) item.title = title;
   while (box.children.length > 3) box.firstChild.remove();
   item.fadeTimer = setTimeout(() => item.classList.add('fade'), kind === 'error' ? 6000 : 3500);
   item.goneTimer = setTimeout(() => item.remove(), kind === 'error' ? 6600 : 4100);
@@ -92,11 +94,14 @@ export function setConnStatus(status, info = {}) {
   if (status === 'waiting') box._timer = setInterval(paint, 500);
 }
 
-/** The room part of the top bar: {code, hand, preset, watchers?, buttons[{label, cls, onClick, title}]};
- * null clears it. */
+/** The room part of the top bar: {code, hand, preset, presetName?, watchers?, buttons[{label, cls,
+ * onClick, title}]}; null clears it. The ⋯ menu (phones) only when there are buttons; the top
+ * nav's 玩法 link goes to the room's preset (#/rules/<presetName>) while a room is shown. */
 export function setRoomBar(parts) {
   const box = document.getElementById('room-bar');
   if (!box) return;
+  const howto = document.getElementById('nav-rules');
+  if (howto) howto.setAttribute('href', parts && parts.presetName ? `#/rules/${parts.presetName}` : '#/rules');
   if (!parts) { box.replaceChildren(); return; }
   const items = [];
   const code = el('span', 'room-code');
@@ -126,7 +131,7 @@ export function setRoomBar(parts) {
     const open = menu.classList.toggle('open');
     more.setAttribute('aria-expanded', String(open));
   });
-  items.push(more, menu);
+  if (menu.children.length) items.push(more, menu);
   box.replaceChildren(...items);
 }
 

@@ -3,14 +3,17 @@
 // (R13, docs/protocol.md: engine/views.spectator_view — no concealed hand before 亮倒 or the
 // end, no options, no clock). The table is drawn read-only with seat 0 at the bottom, its hand
 // face down; the players' quick phrases show over their seats (mutes apply); between hands the
-// settlement and the countdown are shown under the table. A spectator cannot act or chat.
+// settlement and the countdown are shown under the table. A spectator cannot act or chat; the
+// top bar's menu opens the room's rules page.
 
 import { paintBetween } from './between.js';
 import { bubblesEl, BUBBLE_MS, isMuted } from './chat.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
+import { winTilesOf } from './effects.js';
 import { GameState } from './game-state.js';
 import { hasText, onLangChange, t } from './i18n.js';
+import { openRoomRules } from './rulespage.js';
 import { matchEndEl, settlementEl } from './settle.js';
 import { playerLabel, position } from './seats.js';
 import { renderTable } from './table.js';
@@ -24,6 +27,8 @@ export function renderWatch(root, code) {
   const s = new GameState(null);
   const chats = {};
   let fatal = null;
+  let gone = false;
+  const patterns = {};  // the rules page's patterns, asked once (rulespage.js openRoomRules)
   const page = el('div', 'screen watch');
   const head = el('div', 'watch-head');
   const wrap = el('div', 'screen table-screen watch-table');
@@ -35,7 +40,10 @@ export function renderWatch(root, code) {
   function drawHead() {
     head.replaceChildren(el('h2', null, t('watch_title')), el('p', 'muted', t('watch_note')));
     if (s.spectators) head.appendChild(el('span', 'watchers', t('spectators_n', { n: s.spectators })));
-    setRoomBar({ code, hand: s.hand !== null ? t('hand_of', { n: s.hand + 1, total: s.handsPerMatch || '?' }) : null, buttons: [] });
+    // the room's own rules page (its preset, its options, its patterns scored by the server)
+    const buttons = s.rules ? [{ label: t('rules_btn'), cls: 'rules-btn', title: t('rules_btn_title'),
+      onClick: () => openRoomRules(s.rules, s.preset, patterns, () => !gone) }] : [];
+    setRoomBar({ code, hand: s.hand !== null ? t('hand_of', { n: s.hand + 1, total: s.handsPerMatch || '?' }) : null, presetName: s.preset, buttons });
   }
 
   function draw() {
@@ -54,6 +62,7 @@ export function renderWatch(root, code) {
       view: { ...s.view, seat: BOTTOM, hand: s.view.seats[BOTTOM].revealed || '', drawn: null, legal: [] },
       seat: BOTTOM, players: s.players, totals: s.totals, rules: s.rules, readOnly: true, watching: true,
       selected: null, declareMode: false, busy: false, callouts: {}, lastDiscard: s.lastDiscard(),
+      winTiles: s.lastSettlement && s.lastSettlement.handNo === s.hand ? winTilesOf(s.lastSettlement.winEvents) : null,
     }, { act() {}, tile() {}, toggleDeclare() {} });
     paintBubbles();
     drawBelow();
@@ -108,6 +117,7 @@ export function renderWatch(root, code) {
   draw();
   conn.start();
   return () => {
+    gone = true;
     conn.stop();
     clearInterval(ticker);
     unLang();
