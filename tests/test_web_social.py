@@ -325,7 +325,8 @@ def test_an_external_seat_shows_its_link_like_a_player(server, desktop):
     page.goto(f"{server.url}/#/room/{room['code']}")
     dot = page.locator('.seat-list li[data-seat="1"] .dot, .seat.opp[data-seat="1"] .head .dot')
     dot.first.wait_for()
-    assert "off" in dot.first.get_attribute("class")  # the program has not connected
+    # the program has not connected yet: its seat says joining (for drop_grace, then offline)
+    assert dot.first.get_attribute("class").split() == ["dot", "wait"]
     assert page.locator('.seat-list li[data-seat="2"] .dot, .seat.opp[data-seat="2"] .head .dot').count() == 0
 
 

@@ -78,3 +78,37 @@ export function avatarEl(players, seat) {
 export function positionLabel(seat, me) {
   return t('pos_' + position(seat, me));
 }
+
+/** A player's seat's presence as the server told it, for a seat head: a dot (online,
+ * joining, offline) and, for another player's seat, 进入中 (has just joined, connecting: not
+ * away), or 离线 with 托管's tag when a bot plays the dropped seat, else the button that hands
+ * it to a bot (``model.toBot``). My own dot follows my link to the server, not the last
+ * players list it sent. */
+export function presenceEls(model, seat, p) {
+  const on = seat === model.seat && model.linkOpen !== undefined ? model.linkOpen : p.connected;
+  const arriving = !on && p.arriving;
+  const dot = el('span', 'dot ' + (on ? 'on' : arriving ? 'wait' : 'off'));
+  dot.title = on ? t('online') : arriving ? t('arriving_title') : t('offline');
+  const out = [dot];
+  if (seat === model.seat || on) return out;
+  if (arriving) {
+    const tag = el('span', 'badge arriving', t('arriving'));
+    tag.title = t('arriving_title');
+    out.push(tag);
+  } else if (!p.connected) {  // dropped: said at once, and a bot may take over
+    out.push(el('span', 'badge offline', t('offline')));
+    if (p.away_bot) {
+      const tag = el('span', 'badge bot', t('bot_took_over'));
+      tag.title = t('hand_to_bot_title');
+      out.push(tag);
+    } else if (model.toBot) {
+      const b = el('button', 'to-bot', t('hand_to_bot'));
+      b.type = 'button';
+      b.dataset.key = 'to-bot';
+      b.title = t('hand_to_bot_title');
+      b.onclick = () => model.toBot(seat);
+      out.push(b);
+    }
+  }
+  return out;
+}

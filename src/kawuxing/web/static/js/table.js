@@ -14,7 +14,7 @@ import { winIndex } from './effects.js';
 import { lang, t } from './i18n.js';
 import { tileEl, tileName } from './tiles.js';
 import { parseTiles } from './notation.js';
-import { avatarEl, botLevel, connects, playerName, position, positionLabel } from './seats.js';
+import { avatarEl, botLevel, connects, playerName, position, positionLabel, presenceEls } from './seats.js';
 
 /** A meld as the view gives it: a concealed kong shows two backs and two faces where the view
  * gives its tile (its owner, everyone once the hand ends, option concealed_kong_visible) and
@@ -92,33 +92,7 @@ function seatHead(model, seat) {
   const sc = el('span', 'score' + (score > 0 ? ' plus' : score < 0 ? ' minus' : ''), (score > 0 ? '+' : '') + score);
   sc.title = t('score_title');
   head.appendChild(sc);
-  if (connects(p) && !model.replay) {  // a replay has no one online or not
-    // my own dot follows my link to the server, not the last players list it sent
-    const on = seat === model.seat && model.linkOpen !== undefined ? model.linkOpen : p.connected;
-    const arriving = !on && p.arriving;  // has just joined, the page is connecting: not away
-    const dot = el('span', 'dot ' + (on ? 'on' : arriving ? 'wait' : 'off'));
-    dot.title = on ? t('online') : arriving ? t('arriving_title') : t('offline');
-    head.appendChild(dot);
-    if (arriving && seat !== model.seat) {
-      const tag = el('span', 'badge arriving', t('arriving'));
-      tag.title = t('arriving_title');
-      head.appendChild(tag);
-    } else if (!p.connected && seat !== model.seat) {  // dropped: said at once, and a bot may take over
-      head.appendChild(el('span', 'badge offline', t('offline')));
-      if (p.away_bot) {
-        const tag = el('span', 'badge bot', t('bot_took_over'));
-        tag.title = t('hand_to_bot_title');
-        head.appendChild(tag);
-      } else if (model.toBot) {
-        const b = el('button', 'to-bot', t('hand_to_bot'));
-        b.type = 'button';
-        b.dataset.key = 'to-bot';
-        b.title = t('hand_to_bot_title');
-        b.onclick = () => model.toBot(seat);
-        head.appendChild(b);
-      }
-    }
-  }
+  if (connects(p) && !model.replay) head.append(...presenceEls(model, seat, p));  // (a replay: nobody online or not)
   return head;
 }
 
