@@ -811,6 +811,7 @@ def test_a_friend_who_has_just_joined_shows_as_joining_not_offline(server, brows
             assert friend.locator("button.to-bot").count() == 0
             assert friend.locator(".dot.wait").count() == 1
             a.wait_for_timeout(200)
+        shot(a, "friend-arriving-zh")
         status, refused = http("POST", f"{server.url}/api/rooms/{room['code']}/seats/"
                                        f"{other['seat']}/bot", {}, room["token"])
         assert (status, refused["detail"]["code"]) == (409, "seat_connected")
