@@ -80,7 +80,7 @@ def test_quick_match_joins_a_waiting_room_of_the_preset_or_opens_one(tmp_path):
         assert [s["kind"] for s in room["seats"]] == ["human", "open", "open"]
         listed(srv, lambda r: len(r) == 2)
         status, second = http("POST", f"{srv.url}/api/quick",
-                              {"preset": "capped", "nickname": "丁", "fill_after": 30})
+                              {"preset": "capped", "nickname": "丁", "fill_after": 600})
         assert (status, second) == (200, {"code": first["code"], "created": False})
         status, other = quick(srv, {"preset": "xiaogan", "nickname": "乙", "fill_after": 300})
         assert status == 200 and other["created"] and other["code"] != first["code"]
@@ -139,6 +139,51 @@ def test_bots_take_the_open_seats_after_the_wait(tmp_path):
         assert (status, bad["detail"]["code"]) == (422, "bad_time")
 
 
+def test_rooms_nobody_is_at_are_not_offered_and_waits_are_kept(tmp_path):
+    """Issue 35: a public room whose players are all away (joined and never connected, past
+    ``join_grace``) is neither listed nor offered by a quick match; a quick match that waits
+    for bots 30 s is not seated where bots come only after 300 s."""
+    config = config_for(tmp_path)
+    config = type(config)(**{**config.__dict__, "join_grace": 0.5})
+    with ServerThread(config) as srv:
+        status, slow = quick(srv, {"preset": "xiaogan", "nickname": "甲", "fill_after": 300})
+        assert status == 200 and slow["created"]
+        status, found = http("POST", f"{srv.url}/api/quick",
+                             {"preset": "xiaogan", "nickname": "乙", "fill_after": 30})
+        assert status == 200 and found["created"] and found["code"] != slow["code"]
+        status, found = http("POST", f"{srv.url}/api/quick",
+                             {"preset": "xiaogan", "nickname": "乙", "fill_after": 600})
+        assert (status, found) == (200, {"code": slow["code"], "created": False})
+        assert [r["code"] for r in listed(srv, lambda r: len(r) == 1)] == [slow["code"]]
+        time.sleep(1.0)  # 甲 never connected: after join_grace nobody is at that table
+        assert listed(srv, lambda r: not r) == []
+        status, found = http("POST", f"{srv.url}/api/quick",
+                             {"preset": "xiaogan", "nickname": "乙", "fill_after": 600})
+        assert status == 200 and found["created"] and found["code"] != slow["code"]
+
+
+def test_a_player_who_sits_after_the_wait_is_over_gets_bots_at_once(tmp_path):
+    """Issue 35: the wait for bots ran out while nobody sat (a rematch taken up late, a quick
+    match joined after its wait): the first player to sit gets bots in the open seats at
+    once, not never."""
+    with ServerThread(config_for(tmp_path)) as srv:
+        status, found = http("POST", f"{srv.url}/api/quick",
+                             {"preset": "standard", "nickname": "甲", "fill_after": 0.2})
+        assert status == 200 and found["created"]
+        time.sleep(1.0)  # the wait is over; nobody sat, so no bot came
+        status, info = http("GET", f"{srv.url}/api/rooms/{found['code']}")
+        assert [s["kind"] for s in info["seats"]] == ["open"] * 3
+        status, joined = http("POST", f"{srv.url}/api/rooms/{found['code']}/join",
+                              {"nickname": "甲", "seat": 0})
+        assert status == 200
+        deadline = time.monotonic() + 10
+        while info["status"] != "playing" and time.monotonic() < deadline:
+            time.sleep(0.1)
+            status, info = http("GET", f"{srv.url}/api/rooms/{found['code']}")
+        assert info["status"] == "playing"
+        assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot"]
+
+
 def test_rematch_one_new_room_for_every_seat_of_a_finished_match(tmp_path):
     from kawuxing.server.testing import auto_played_match
 
@@ -191,12 +236,14 @@ def test_a_rematch_keeps_each_players_seat_for_that_player(tmp_path):
         new = asked["code"]
         status, room = http("GET", f"{srv.url}/api/rooms/{new}")
         assert room["settings"]["kept"] == [ann["player_id"], None, None]
+        assert [s["kept"] for s in room["seats"]] == [True, False, False]
         for body in ({"nickname": "路人", "seat": 0}, {"nickname": "路人"}):
             status, bad = http("POST", f"{srv.url}/api/rooms/{new}/join", body)
-            assert (status, bad["detail"]["code"]) == (409, "seat_kept" if "seat" in body
-                                                       else "room_full"), body
+            assert (status, bad["detail"]["code"]) == (409, "seat_kept"), body
         status, joined = http("POST", f"{srv.url}/api/rooms/{new}/join", {}, ann["token"])
         assert status == 200 and joined["seat"] == 0
+        status, room = http("GET", f"{srv.url}/api/rooms/{new}")
+        assert [s["kept"] for s in room["seats"]] == [False, False, False]
 
         # a guest's seat (nickname only) is kept for nobody
         guest = auto_played_match(srv, {"seats": ["human", "heuristic", "heuristic"],

@@ -352,7 +352,7 @@ def test_leave_and_give_to_bot(tmp_path):
             s0 = Sink()
             await room.post(room.attach, s0, t0, None, None)
             # seat 1 is disconnected (no longer arriving, issue 35): seat 0 hands it to a bot
-            clock.advance(manager.config.drop_grace)
+            clock.advance(manager.config.join_grace)
             await settle(room, clock)
             await room.post(room.give_to_bot, t0, 1)
             assert room.slots[1].auto

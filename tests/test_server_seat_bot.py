@@ -109,15 +109,15 @@ def test_a_dropped_player_is_played_by_toguan_after_the_grace_until_back(tmp_pat
 
 def test_a_player_who_has_just_joined_is_arriving_until_connected_or_the_grace(tmp_path):
     """Issue 35: a seat whose player has joined but not connected yet is ``arriving`` (shown
-    as joining, not offline, and not to be handed to a bot) for at most ``drop_grace``
-    seconds; connecting ends it at once; a seat that connected and dropped is never
-    arriving again."""
+    as joining, not offline, and not to be handed to a bot) for at most ``join_grace``
+    seconds (a page connecting on a slow line); connecting ends it at once; a seat that
+    connected and dropped is never arriving again."""
     from test_server_room import Sink, settle
 
     from kawuxing.server.errors import RoomError
 
     async def main():
-        async with server(tmp_path, drop_grace=10) as (manager, clock):
+        async with server(tmp_path, drop_grace=10, join_grace=30) as (manager, clock):
             created = await manager.create_room(seats=["human", "human", "heuristic"])
             room = manager.get(created["code"])
             _, t0 = await room.post(room.join, "ann", 0)
@@ -133,7 +133,7 @@ def test_a_player_who_has_just_joined_is_arriving_until_connected_or_the_grace(t
                 raise AssertionError("an arriving seat was handed to a bot")
             except RoomError as exc:
                 assert exc.code == "seat_connected"
-            clock.advance(9.9)
+            clock.advance(29.9)
             await settle(room, clock)
             assert room.seats.public()[1]["arriving"] is True
             clock.advance(0.2)

@@ -103,6 +103,12 @@ def test_nicknames():
     for bad in ("", "   ", "\x00\x07", "x" * 25, None, 3):
         with pytest.raises(RoomError):
             clean_nickname(bad)
+    # a bot-like name in any width is refused as one (issue 35: ｂｏｔ passed)
+    for botlike in ("bot 1", "Ｂot", "ｂｏｔ", "Ｂｏｔ 1", "ＢＯＴ", "ｒｏｂｏｔ", "小王　ｂｏｔ", "机器人甲"):
+        with pytest.raises(RoomError) as err:
+            clean_nickname(botlike)
+        assert err.value.code == "bot_nickname", botlike
+    assert clean_nickname("Ｂｏｂ") == "Ｂｏｂ"  # a fullwidth name that is no bot's is kept as typed
 
 
 def test_server_messages_encode_compactly():

@@ -47,7 +47,8 @@ def srv(tmp_path_factory):
     """The server as ``kawuxing serve`` runs it: with the browser table
     (:func:`kawuxing.web.create_app`)."""
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'srv.db'}"
-    with WebServerThread(make_config(url, burst=40, rate=20, max_strikes=30)) as server:
+    with WebServerThread(make_config(url, burst=40, rate=20, max_strikes=30,
+                                     join_grace=2)) as server:
         yield server
 
 
@@ -412,7 +413,7 @@ def test_http_api(srv):
     # leave needs the token; with it, a bot plays the seat and a newcomer may take it
     assert http("POST", f"{base}/api/rooms/{code}/leave")[0] == 401
     assert http("POST", f"{base}/api/rooms/{code}/leave", token="wrong-token-x")[0] == 403
-    # the creator never connected: once no longer arriving (drop_grace, issue 35) bob may hand
+    # the creator never connected: once no longer arriving (join_grace, issue 35) bob may hand
     # the seat to a bot
     deadline = time.monotonic() + 30
     while http("GET", f"{base}/api/rooms/{code}")[1]["seats"][0]["arriving"]:

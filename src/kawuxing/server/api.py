@@ -302,10 +302,21 @@ async def _make_room(request: Request, body: CreateRoom, authorization: str | No
 @router.get("/api/rooms")
 async def list_rooms(request: Request) -> dict:
     """The public rooms waiting for players, oldest first (issue 35): ``{"rooms": [{"code",
-    "preset", "options", "hands", "fill_after", "created_at", "seats": [{"kind", "bot",
-    "nickname"}], "open"}]}`` — join one with ``POST /api/rooms/{code}/join``."""
+    "preset", "options", "changed", "hands", "fill_after", "created_at", "seats": [{"kind",
+    "bot", "nickname"}], "open"}]}`` — join one with ``POST /api/rooms/{code}/join``. A room
+    is listed while a player sits in it and is there (connected, or joining)."""
     await _limit(request, "lookup")
-    return {"rooms": await _manager(request).store.public_rooms()}
+    return {"rooms": await _public_rooms(request)}
+
+
+async def _public_rooms(request: Request) -> list[dict]:
+    """The stored public rooms waiting (:meth:`Store.public_rooms`) but those of this process
+    whose players are all away (none connected nor joining: a table nobody is at, issue 35;
+    a room another process of a cluster owns is kept, its presence is that process's)."""
+    manager = _manager(request)
+    rooms = await manager.store.public_rooms()
+    return [r for r in rooms
+            if (room := manager.get(r["code"])) is None or room.seats.attended()]
 
 
 QUICK_FRESH = 600.0  # seconds: a quick match joins only rooms made this recently
@@ -327,9 +338,10 @@ async def quick_match(body: Quick, request: Request,
                       authorization: Annotated[str | None, Header()] = None) -> dict:
     """Quick match (快速开始, issue 35): a room to join — ``{"code", "created"}``, then ``POST
     /api/rooms/{code}/join`` (with your entropy for its open commitment, docs/fairness.md) —
-    the oldest public room waiting with ``preset``'s rules as they are, a seat open and the
-    same kind of wait: bots coming (any ``fill_after``) or players only (``fill_after`` null:
-    players who chose to wait for people meet each other), ``"created": false``; or, with
+    the oldest public room waiting with ``preset``'s rules as they are, a seat open, a player
+    at the table (connected or joining) and the same kind of wait: bots coming no later than
+    ``fill_after`` seconds from now, or players only (``fill_after`` null: players who chose
+    to wait for people meet each other), ``"created": false``; or, with
     none, a new public room of three open player seats whose open seats bots take
     ``fill_after`` seconds after it was made (never with null), ``"created": true``. Only a
     room made less than :data:`QUICK_FRESH` seconds ago is offered (never a table whose
@@ -349,10 +361,12 @@ async def quick_match(body: Quick, request: Request,
     if nickname is None:
         raise _coded(422, "bad_nickname", "nickname: needed without a player's token")
     now = time.time()
-    for room in await _manager(request).store.public_rooms():
+    for room in await _public_rooms(request):
+        waits = room["fill_after"]
         if (room["preset"] == body.preset and not room["changed"] and room["open"]
-                and (room["fill_after"] is None) == (body.fill_after is None)
-                and now - room["created_at"] < QUICK_FRESH):
+                and now - room["created_at"] < QUICK_FRESH
+                and (waits is None) == (body.fill_after is None)
+                and (waits is None or room["created_at"] + waits <= now + body.fill_after)):
             return {"code": room["code"], "created": False}
     made = await create_room(CreateRoom(preset=body.preset, seats=[HUMAN] * 3, public=True,
                                         fill_after=body.fill_after), request, None)

@@ -63,7 +63,9 @@ class ServerConfig:
       hand are room defaults; a room may choose within ``min_decision_seconds``..600.
       ``auto_after`` consecutive timeouts hand the seat to a bot (托管) until the player acts;
       ``drop_grace``: seconds after which a player whose connection dropped during the match
-      is played by 托管 until they reconnect (KAWUXING_DROP_GRACE).
+      is played by 托管 until they reconnect (KAWUXING_DROP_GRACE); ``join_grace``: seconds a
+      player who has just taken a seat is shown as joining (``arriving``), not offline, while
+      their page connects on a slow line (KAWUXING_JOIN_GRACE, issue 35).
     - ``bot_delay``: pause before a bot acts (so people can follow), varied by up to
       ``bot_jitter`` of itself either way (0.4: 0.36-0.84 s for 0.6 s; 0: always
       ``bot_delay``; clamped to 0-1), drawn the same way whatever the bot could do, R13.2;
@@ -132,6 +134,7 @@ class ServerConfig:
     min_decision_seconds: float = 3.0
     auto_after: int = 2
     drop_grace: float = 10.0
+    join_grace: float = 30.0
     bot_delay: float = 0.6
     bot_jitter: float = 0.4
     claim_window: float = 0.6

@@ -121,7 +121,7 @@ class Room(Actor):
         self.settings, self.store, self.config, self.clock = settings, store, config, clock
         self.walls = walls
         self.on_finished = on_finished
-        self.seats = Seats(code)
+        self.seats = Seats(code, settings.kept)
         self.slots = self.seats.slots
         self.status = WAITING
         self.match: Match | None = None
@@ -275,26 +275,28 @@ class Room(Actor):
             raise RoomError(409, "the match of this room is over", "match_over")
         slot, token = await self.seats.seat_player(self.store, self.code, nickname, seat,
                                                    self.settings.reserve_seconds, player_id,
-                                                   kept=self.settings.kept, fence=self.fence)
+                                                   fence=self.fence)
         if player_id is not None and self.match is not None:
             match_id, hand = self.match_id, self.match.number
             await self.stored(lambda: self.store.players.sat_down(match_id, slot.index,
                                                                   player_id, hand),
                               f"player {player_id} sitting down")
         fairdeal.with_join(self, slot.index, entropy, commitment)
-        self.clock.call_later(self.config.drop_grace,
+        self.clock.call_later(self.config.join_grace,
                               lambda: self.post_nowait(self._arrived, slot.index, token))
         sending.players(self)
         if self.match is None and self.seats.full():
             await self._try_start()
         elif self.match is not None:
             self.pacer.schedule(self)
+        else:  # (a wait for bots already over while nobody sat: they come now)
+            self.schedule_fill()
         return slot.index, token
 
     def _arrived(self, seat: int, token: str) -> None:
-        """``drop_grace`` after a player took ``seat`` (with ``token``): one who has still not
+        """``join_grace`` after a player took ``seat`` (with ``token``): one who has still not
         connected is no longer shown as arriving, but as offline (issue 35: a friend who has
-        just joined is not shown offline while the page connects)."""
+        just joined is not shown offline while the page connects, even on a slow line)."""
         slot = self.seats[seat]
         if slot.arriving and slot.conn is None and self.seats.seat_of(token) == seat:
             slot.arriving = False

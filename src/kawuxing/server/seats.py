@@ -58,7 +58,7 @@ class Slot:
     their outcome; ``sent_hand``/``sent``: hand number and next event index already sent to
     ``conn``; ``player_id``: the player (issue 16) sitting here, None for a seat taken with a
     nickname only; ``arriving``: the player took the seat and has not connected yet (for at
-    most ``drop_grace`` seconds: shown as joining, not offline, issue 35)."""
+    most ``join_grace`` seconds: shown as joining, not offline, issue 35)."""
 
     index: int
     kind: str = OPEN
@@ -71,7 +71,7 @@ class Slot:
     agent: Agent | None = None
     auto: bool = False
     away: bool = False  # 托管 because the player's connection dropped (grace or a button)
-    arriving: bool = False  # joined, not connected yet (within drop_grace of the join)
+    arriving: bool = False  # joined, not connected yet (within join_grace of the join)
     timeouts: int = 0
     reserve: float = 0.0
     ready: bool = False
@@ -132,7 +132,8 @@ def clean_nickname(raw: object) -> str:
     that is not in :data:`INVISIBLE`). Raises :class:`RoomError` 422 ``bad_nickname``
     otherwise, and 422 ``bot_nickname`` for a name that passes for a bot's (:data:`_BOT_LIKE`:
     starting with the word "bot"/"robot" or with 电脑, holding 机器人 or 托管 (the word of a seat
-    a bot plays for a player), or ending with " bot"; or a bot persona's name, Chinese —
+    a bot plays for a player), or ending with " bot", in any width (NFKC: ｂｏｔ is bot); or a
+    bot persona's name, Chinese —
     simplified or traditional, :func:`~.personas.simplified` — or English, in any case,
     spacing or width: :func:`name_key`)."""
     problem = f"nickname: a text of 1-{NICKNAME_LENGTH} characters"
@@ -145,7 +146,7 @@ def clean_nickname(raw: object) -> str:
     if not any(c not in INVISIBLE and unicodedata.category(c)[0] in "LNPS" for c in text):
         raise RoomError(422, "nickname: it shows nothing (only blank or invisible "
                              "characters)", "bad_nickname")
-    if _BOT_LIKE.search(text):
+    if _BOT_LIKE.search(unicodedata.normalize("NFKC", text)):  # (ｂｏｔ is bot, 機器人 too)
         raise RoomError(422, "nickname: players' names may not look like a bot's (bot…, "
                              "robot…, 机器人, 托管, … bot)", "bot_nickname")
     if simplified(name_key(text)) in _PERSONA_NAMES:  # 老張 is 老张
@@ -166,11 +167,14 @@ _PERSONA_NAMES = frozenset(name_key(n) for p in PERSONAS for n in (p.zh, p.en))
 
 class Seats:
     """The three :class:`Slot` of a room (``seats[i]``, iterable; ``slots`` the list);
-    ``code`` the room code, which picks the bots' personas (:mod:`.personas`)."""
+    ``code`` the room code, which picks the bots' personas (:mod:`.personas`); ``kept``:
+    再来一场's seats, ``kept[i]`` the player id for whom open seat ``i`` is kept, None for a
+    seat anyone may take (:attr:`RoomSettings.kept <kawuxing.server.room.RoomSettings>`)."""
 
-    def __init__(self, code: str = "") -> None:
+    def __init__(self, code: str = "", kept: list[str | None] | None = None) -> None:
         self.code = code
         self.slots = [Slot(i) for i in SEATS]
+        self.kept = list(kept) if kept else [None, None, None]
 
     def __getitem__(self, seat: int) -> Slot:
         return self.slots[seat]
@@ -186,8 +190,10 @@ class Seats:
 
     def public(self) -> list[dict]:
         """Every seat's :meth:`Slot.public` with its ``persona`` (``{"id", "key"}`` or None)
+        and ``kept``: an open seat kept for the player who sat there in the match before
         (the ``players`` of messages and room state)."""
-        return [{**s.public(), "persona": p.public() if p else None}
+        return [{**s.public(), "persona": p.public() if p else None,
+                 "kept": s.kind == OPEN and self.kept[s.index] is not None}
                 for s, p in zip(self.slots, self.personas())]
 
     def rows(self) -> list[dict]:
@@ -213,6 +219,10 @@ class Seats:
     def humans(self) -> list[Slot]:
         """The seats players hold (with a token: people and external bots)."""
         return [s for s in self.slots if s.kind in PLAYERS]
+
+    def attended(self) -> bool:
+        """Whether a player of the room is here: connected, or joining (``arriving``)."""
+        return any(s.conn is not None or s.arriving for s in self.humans())
 
     def connected(self) -> list[Slot]:
         """The seats with a connection."""
@@ -260,16 +270,14 @@ class Seats:
                 slot.player_id = row.get("player_id")
             slot.nickname = row["nickname"]
 
-    def pick(self, seat: int | None, player_id: str | None = None,
-             kept: list[str | None] | None = None) -> Slot:
-        """The seat a join takes: ``seat`` if it is open or vacated, else (``seat`` None) the
-        open seat kept for ``player_id``, else the first open seat kept for nobody, else the
-        first vacated one. ``kept``: 再来一场's seats (:attr:`RoomSettings.kept
-        <kawuxing.server.room.RoomSettings>`): an open seat kept for a player is theirs alone.
-        Raises :class:`RoomError` 422 for a bad seat number, 409 ``seat_taken`` when it is
-        taken, ``seat_kept`` when it is kept for another player, ``room_full`` when no seat
-        is free."""
-        kept = kept or [None, None, None]
+    def pick(self, seat: int | None, player_id: str | None = None) -> Slot:
+        """The seat a join (of ``player_id``, or a guest: None) takes: ``seat`` if it is open or
+        vacated, else (``seat`` None) the open seat kept for this player, else the first open
+        seat kept for nobody, else the first vacated one; an open seat kept for another player
+        (:attr:`kept`) is never taken. Raises :class:`RoomError` 422 for a bad seat number,
+        409 ``seat_taken`` when it is taken, ``seat_kept`` when it is kept for another player,
+        ``room_full`` when no seat is free for this player."""
+        kept = self.kept
 
         def mine(slot: Slot) -> bool:  # an open seat this player may take
             return kept[slot.index] is None or kept[slot.index] == player_id
@@ -287,6 +295,9 @@ class Seats:
         free = [s for s in open_seats if player_id is not None and kept[s.index] == player_id] \
             or open_seats or [s for s in self.slots if s.kind == BOT and s.vacated]
         if not free:
+            if any(s.kind == OPEN for s in self.slots):
+                raise RoomError(409, "the open seats are kept for the players of the match "
+                                     "before (再来一场)", "seat_kept")
             raise RoomError(409, "the room is full", "room_full")
         return free[0]
 
@@ -328,17 +339,17 @@ class Seats:
     # --- players coming and going --------------------------------------------------------
     async def seat_player(self, store: Any, room_code: str, nickname: str, seat: int | None,
                           reserve: float, player_id: str | None = None, *,
-                          kind: str = HUMAN, kept: list[str | None] | None = None,
+                          kind: str = HUMAN,
                           fence: Callable[[], bool] | None = None) -> tuple[Slot, str]:
         """A player (``player_id``: their identity, or None; ``kind``: :data:`HUMAN` or
         :data:`EXTERNAL`) takes a seat (:meth:`pick`, :meth:`take`) and it is stored
-        (``store.update_seat``); ``kept``: as :meth:`pick`. Returns ``(slot, token)``.
+        (``store.update_seat``). Returns ``(slot, token)``.
         Raises :class:`RoomError` as :meth:`pick` does, 409 ``already_seated`` when the
         player has a seat here already, and 503 (the seat as it was) when it could not be
         stored (``fence``: see :meth:`_store`)."""
         if player_id is not None and any(s.player_id == player_id for s in self.humans()):
             raise RoomError(409, "you have a seat in this room already", "already_seated")
-        slot = self.pick(seat, player_id, kept)
+        slot = self.pick(seat, player_id)
         token, undo = self.take(slot, nickname, reserve, player_id, kind=kind)
         await self._store(store, room_code, slot, undo, fence)
         return slot, token

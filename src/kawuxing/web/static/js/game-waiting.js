@@ -36,7 +36,8 @@ export const waitingMethods = {
       const li = el('li', p.kind === 'open' ? 'open' : '');
       li.dataset.seat = i;
       li.appendChild(avatarEl(this.s.players, i));
-      li.appendChild(el('span', 'sname', p.kind === 'open' ? t('seat_open') : playerLabel(this.s.players, i)));
+      const openLabel = p.kept ? t('seat_open_kept') : t('seat_open');  // 再来一场: kept for its player
+      li.appendChild(el('span', 'sname', p.kind === 'open' ? openLabel : playerLabel(this.s.players, i)));
       if (i === this.seat) li.appendChild(el('span', 'badge', t('you')));
       if (connects(p)) li.appendChild(el('span', 'dot ' + (p.connected ? 'on' : p.arriving ? 'wait' : 'off')));
       if (p.kind === 'open') {

@@ -480,6 +480,7 @@ export const en = {
   hand_to_bot_title: 'A bot plays for the dropped player (托管) until they are back',
   hand_to_bot_done: 'A bot plays for {name} until they are back',
   seat_open: 'open seat',
+  seat_open_kept: 'kept for its player of the match before',
   seat_n: 'Seat {n}',
   bot: 'Bot',
   bot_level_1: 'easy',

@@ -483,6 +483,7 @@ export const zh = {
   hand_to_bot_title: '掉线的玩家由机器人代打（托管），回来后自动收回',
   hand_to_bot_done: '{name} 由机器人代打，回来后自动收回',
   seat_open: '空位',
+  seat_open_kept: '为上一场的玩家保留',
   seat_n: '座位 {n}',
   bot: '机器人',
   bot_level_1: '简单',
