@@ -20,6 +20,7 @@ Skipped when Playwright or /usr/bin/chromium is missing.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -533,6 +534,46 @@ def test_callouts_are_fetched_when_said_and_mute_is_remembered(server, browser):
         page.locator("#modal .sound-controls .tile-voice input").uncheck()  # tiles' voice off
         assert page.evaluate("() => JSON.parse(localStorage.getItem('kwx.sound'))") == {
             "muted": False, "volume": 0.4, "tiles": False}
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+# every sound the page plays (audio.js: an HTMLAudioElement per file), recorded by file name
+RECORD_PLAYS = """(() => {
+    const play = HTMLMediaElement.prototype.play;
+    window.__played = [];
+    HTMLMediaElement.prototype.play = function () {
+        window.__played.push(this.src.split('/').pop());
+        return play.call(this);
+    };
+})()"""
+
+
+@pytest.mark.parametrize("sound, said", [
+    ({"muted": False, "volume": 0.8, "tiles": True}, "all"),
+    ({"muted": False, "volume": 0.8, "tiles": False}, "callouts"),
+    ({"muted": True, "volume": 0.8, "tiles": True}, "nothing")])
+def test_the_tiles_voice_and_mute_decide_what_is_played(server, browser, sound, said):
+    """Issue 35: with everything on, each discarded tile's name and the call-outs are played;
+    with the tiles' voice off only the call-outs (亮倒, 碰); muted, nothing at all."""
+    page = new_page(browser)
+    page.add_init_script(RECORD_PLAYS)
+    page.add_init_script(f"localStorage.setItem('kwx.sound', '{json.dumps(sound)}')")
+    try:
+        open_room(page, server)
+        play_to(page, 2)  # seat 1 declared 亮倒, seat 2 punged my 5s
+        page.wait_for_timeout(300)
+        played = page.evaluate("() => window.__played")
+        tiles = [name for name in played if name.startswith("tile-")]
+        callouts = {name for name in played if name in CALLOUTS}
+        if said == "all":
+            assert len(tiles) >= 4 and {"liangdao.wav", "peng.wav"} <= callouts, played
+        elif said == "callouts":
+            assert tiles == [] and {"liangdao.wav", "peng.wav"} <= callouts, played
+        else:
+            assert played == []
     finally:
         errors = page.errors
         page.context.close()
