@@ -20,6 +20,7 @@ Skipped when Playwright or /usr/bin/chromium is missing.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -901,6 +902,44 @@ def test_lobby_lists_public_rooms_beside_quick_match_and_the_tutorial(server, br
         shot(page, f"lobby-public-{lang}", names[lang])
     finally:
         errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refused_room_form_is_told_in_the_pages_words(server, browser, lang):
+    """Review 35b (4): a room form value the server refuses (a cap of 10^40: 422 bad_rules
+    with an English message) is told in the page's words: a Chinese page shows no English
+    text of the server (only its translation of the code), an English page adds the server's
+    words. A refusal whose ``errors`` name the field (here mocked: options.cap) names it in
+    the page's words (封顶 / Cap)."""
+    page = new_page(browser, (1366, 768))
+    try:
+        open_lobby_in(page, server, lang)
+        page.fill("input[name=nickname]", f"表单{lang}")
+        page.eval_on_selector("select[name=opt_cap]", "s => { s.options[s.options.length - 1].value = '1' + '0'.repeat(40); s.selectedIndex = s.options.length - 1; }")
+        page.click(".create-btn")
+        toast = page.wait_for_selector(".toast.error")
+        text = toast.inner_text()
+        if lang == "zh":
+            assert text == "无法创建房间：规则设置不对", text
+            assert not re.search(r"[A-Za-z]", text), text
+        else:
+            assert text.startswith("Could not create the room: the rules are not right (rules: "), text
+        shot(page, f"refused-form-{lang}")
+        # a refusal naming its field (the server's errors, mocked): the field in the page's words
+        page.route("**/api/rooms", lambda route: route.fulfill(status=422, content_type="application/json", body=json.dumps(
+            {"detail": {"code": "invalid", "message": "options.cap: Input should be a valid integer",
+                        "errors": [{"loc": ["body", "options", "cap"], "msg": "Input should be a valid integer",
+                                    "type": "int_type"}]}})))
+        page.evaluate("() => document.getElementById('toasts').replaceChildren()")
+        page.click(".create-btn")
+        text = page.wait_for_selector(".toast.error").inner_text()
+        assert text == {"zh": "无法创建房间：输入不对（封顶）",
+                        "en": "Could not create the room: the input is not right "
+                              "(options.cap: Input should be a valid integer)"}[lang], text
+    finally:
+        errors = [e for e in page.errors if "Failed to load resource" not in e]  # the 422s
         page.context.close()
     assert not errors, errors
 
