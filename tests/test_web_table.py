@@ -907,6 +907,31 @@ def test_lobby_lists_public_rooms_beside_quick_match_and_the_tutorial(server, br
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_top_bar_keeps_one_row_on_a_phone(server, browser, lang):
+    """Review 35b (3): at 390 × 844 the top bar is one row (in English it wrapped to two and
+    hid the top of the page): it ends above the page's content, every link of it shown whole
+    (none cut off or scrolled out of sight), each a 44 px target."""
+    page = new_page(browser, (390, 844))
+    try:
+        open_lobby_in(page, server, lang)
+        page.wait_for_selector(".lobby .create-form")
+        bar = box_of(page, ".topbar")
+        assert bar["h"] <= 60, bar
+        content = box_of(page, "#app > .screen")
+        assert bar["b"] <= content["y"], (bar, content)
+        assert page.eval_on_selector(".topnav", "n => n.scrollWidth <= n.clientWidth")
+        for item in boxes(page, ".topnav a, .topnav button, .brand"):
+            assert item["h"] >= 44 and item["w"] >= 44 and 0 <= item["x"] and item["r"] <= 390, item
+            assert item["y"] >= bar["y"] and item["b"] <= bar["b"], item
+        if lang == "en":
+            assert page.locator("#nav-leaderboard").inner_text() == "Ranks"  # the short word
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_refused_room_form_is_told_in_the_pages_words(server, browser, lang):
     """Review 35b (4): a room form value the server refuses (a cap of 10^40: 422 bad_rules
     with an English message) is told in the page's words: a Chinese page shows no English

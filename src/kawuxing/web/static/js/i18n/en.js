@@ -832,6 +832,8 @@ export const en = {
   err_bad_time: 'the thinking time is not right',
   err_bad_entropy: 'the entropy is not right',
   // players, profiles, ratings and the leaderboard (issue 16, docs/ratings.md)
+  my_games_nav_short: 'Games',
+  leaderboard_nav_short: 'Ranks',
   my_games_nav: 'My games',
   my_games: 'My games',
   no_my_games: 'No hands of yours yet: play a match and it is here.',

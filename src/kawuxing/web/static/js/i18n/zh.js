@@ -839,6 +839,8 @@ export const zh = {
   err_bad_time: '思考时间不对',
   err_bad_entropy: '随机数不对',
   // 玩家、资料、等级分与排行榜（issue 16，docs/ratings.md）
+  my_games_nav_short: '我的对局',
+  leaderboard_nav_short: '排行榜',
   my_games_nav: '我的对局',
   my_games: '我的对局',
   no_my_games: '还没有你的牌局：打一场就会出现在这里。',
