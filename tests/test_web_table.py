@@ -55,6 +55,14 @@ def server(tmp_path_factory):
         yield srv
 
 
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory):
+    """A server whose bots take 0.5 s a move: a hand played by them goes on for a while."""
+    db = tmp_path_factory.mktemp("slowdb") / "slow.db"
+    with WebServerThread(web_config(f"sqlite+aiosqlite:///{db}", bot_delay=0.5)) as srv:
+        yield srv
+
+
 def new_page(browser, viewport=(1366, 768), **kw):
     """A page of a new context; its JavaScript errors collected in page.errors."""
     w, h = viewport
@@ -856,6 +864,13 @@ def test_the_win_banner_covers_no_seat_and_marks_the_winning_tile(server, browse
         page.wait_for_timeout(250)  # its entrance
         banner = box_of(page, ".board .win-banner")
         assert not covered_by(page, banner, SEAT_INFO), (name, lang, covered_by(page, banner, SEAT_INFO))
+        # the other seats' plates as wide as their seats allow (a long name, 庄, 亮倒: review
+        # 35b, 2): none comes within 10 px of the banner (its gold ring and glow)
+        page.evaluate("() => document.querySelectorAll('.seat.opp > .head').forEach((h) => { h.style.width = '100%'; })")
+        shot(page, f"win-banner-wide-heads-{name}-{lang}")
+        air = {k: banner[k] + d for k, d in (("x", -10), ("y", -10), ("r", 10), ("b", 10))}
+        assert not covered_by(page, air, ".seat > .head"), (name, lang, banner, covered_by(page, air, ".seat > .head"))
+        page.evaluate("() => document.querySelectorAll('.seat.opp > .head').forEach((h) => { h.style.width = ''; })")
         board = box_of(page, ".board")
         assert board["x"] <= banner["x"] and banner["r"] <= board["r"], (banner, board)
         big = page.locator(".win-banner .big")
@@ -868,6 +883,37 @@ def test_the_win_banner_covers_no_seat_and_marks_the_winning_tile(server, browse
         page.wait_for_selector("#modal .settlement")
         assert time.monotonic() - started >= 1.5
         assert room["code"]
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("name, lang", [("landscape", "en"), ("landscape", "zh"), ("portrait", "zh")])
+def test_the_toguan_strip_covers_no_plate_and_its_button_works(slow_server, browser, name, lang):
+    """Review 35b (2): the 托管 strip (auto-play on) covers neither my plate (its score) nor
+    the 快捷语 button (held sideways, nor a tile of my hand), and stays inside the window; its button stops 托管
+    on the first tap while the bots play on (0.5 s a move: the hand goes on)."""
+    width, height = VIEWPORTS[name]
+    page = new_page(browser, VIEWPORTS[name])
+    try:
+        open_room(page, slow_server, seats=("human", "heuristic:2", "heuristic:3"))
+        if lang == "en":
+            page.evaluate("() => localStorage.setItem('kwx.lang', JSON.stringify('en'))")
+            page.reload()
+            page.wait_for_selector(".board")
+        page.locator("#room-bar .bar-more").tap()
+        page.locator("#room-bar .bar-btn.auto").tap()
+        page.wait_for_selector(".auto-banner")
+        strip = box_of(page, ".auto-banner")
+        shot(page, f"toguan-strip-{name}-{lang}")
+        # held sideways it is in my plate's row, clear of my hand too; upright it stays at the
+        # bottom of the window (over the lower row of my hand, which the bots play)
+        mine = ".seat.me > .head, .chat-dock .chat-btn" + (", .hand .tile" if name == "landscape" else "")
+        assert not covered_by(page, strip, mine), (name, lang, strip, covered_by(page, strip, mine))
+        assert strip["x"] >= 0 and strip["r"] <= width and strip["y"] >= 0 and strip["b"] <= height, strip
+        page.locator(".auto-banner button").tap()
+        page.wait_for_function("() => !window.__kwx.game.s.auto")
     finally:
         errors = page.errors
         page.context.close()
