@@ -368,3 +368,55 @@ def test_a_spectator_reaches_the_rooms_rules_page(server, browser, size):
         assert not watch.errors, watch.errors
     finally:
         ctx.close()
+
+
+def test_the_phone_menu_stays_open_while_the_table_updates(browser, tmp_path):
+    """Review 35b (1): on a phone (390 × 844, touch, zh) the top bar's ⋯ menu holds every
+    room control; while the table updates (my seat under 托管, bots playing; a spectator of
+    that room) it stays open until the user picks an item — its 规则 works on the first tap —
+    or taps elsewhere. The bots wait 0.5 s, so that the hand goes on through the test."""
+    db = tmp_path / "menu.db"
+    with WebServerThread(web_config(f"sqlite+aiosqlite:///{db}", bot_delay=0.5)) as srv:
+        status, room = http("POST", f"{srv.url}/api/rooms", {
+            "seats": ["human", "heuristic:1", "heuristic:1"], "nickname": "小明", "hands": 1})
+        assert status == 201, room
+        contexts = [browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN",
+                                        has_touch=True, is_mobile=True) for _ in range(2)]
+        player, spectator = pages = [c.new_page() for c in contexts]
+        watches = [Watch(p) for p in pages]
+        frames = [frames_of(p) for p in pages]
+        try:
+            seat_page(player, srv, room["code"], room["seat"], room["token"])
+            player.locator("#room-bar .bar-more").tap()
+            player.locator("#room-bar .bar-btn.auto").tap()  # 托管 on: the bots play my seat
+            player.wait_for_selector(".auto-banner")
+            assert not player.locator("#room-bar .bar-actions").is_visible()  # picked: closed
+            spectator.goto(f"{srv.url}/#/watch/{room['code']}")
+            spectator.wait_for_selector(".watch-table .board")
+            for page, got in zip(pages, frames):
+                before = len(got)
+                page.locator("#room-bar .bar-more").tap()
+                started = time.monotonic()
+                while time.monotonic() - started < 3.0:
+                    assert page.locator("#room-bar .bar-actions").is_visible(), \
+                        f"the menu closed after {time.monotonic() - started:.2f} s"
+                    assert page.get_attribute("#room-bar .bar-more", "aria-expanded") == "true"
+                    page.wait_for_timeout(100)
+                assert len(got) - before >= 3, "no updates arrived while the menu was open"
+                page.locator("#room-bar .rules-btn").tap()  # the first tap opens the rules
+                page.wait_for_selector("#modal .rules-page", timeout=2000)
+                assert not page.locator("#room-bar .bar-actions").is_visible()
+                page.locator("#modal .close-x").tap()
+                # a tap elsewhere closes the menu
+                page.locator("#room-bar .bar-more").tap()
+                assert page.locator("#room-bar .bar-actions").is_visible()
+                page.locator(".compass").tap()
+                page.wait_for_selector("#room-bar .bar-actions", state="hidden", timeout=2000)
+                assert page.get_attribute("#room-bar .bar-more", "aria-expanded") == "false"
+            player.locator("#room-bar .bar-more").tap()
+            shot(player, "menu-open-toguan-zh-390x844")
+            for w in watches:
+                assert not w.errors, w.errors
+        finally:
+            for c in contexts:
+                c.close()

@@ -55,6 +55,14 @@ def server(tmp_path_factory):
         yield srv
 
 
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory):
+    """A server whose bots take 0.5 s a move: a hand played by them goes on for a while."""
+    db = tmp_path_factory.mktemp("slowdb") / "slow.db"
+    with WebServerThread(web_config(f"sqlite+aiosqlite:///{db}", bot_delay=0.5)) as srv:
+        yield srv
+
+
 def new_page(browser, viewport=(1366, 768), **kw):
     """A page of a new context; its JavaScript errors collected in page.errors."""
     w, h = viewport
@@ -896,6 +904,13 @@ def test_the_win_banner_covers_no_seat_and_marks_the_winning_tile(server, browse
         page.wait_for_timeout(250)  # its entrance
         banner = box_of(page, ".board .win-banner")
         assert not covered_by(page, banner, SEAT_INFO), (name, lang, covered_by(page, banner, SEAT_INFO))
+        # the other seats' plates as wide as their seats allow (a long name, 庄, 亮倒: review
+        # 35b, 2): none comes within 10 px of the banner (its gold ring and glow)
+        page.evaluate("() => document.querySelectorAll('.seat.opp > .head').forEach((h) => { h.style.width = '100%'; })")
+        shot(page, f"win-banner-wide-heads-{name}-{lang}")
+        air = {k: banner[k] + d for k, d in (("x", -10), ("y", -10), ("r", 10), ("b", 10))}
+        assert not covered_by(page, air, ".seat > .head"), (name, lang, banner, covered_by(page, air, ".seat > .head"))
+        page.evaluate("() => document.querySelectorAll('.seat.opp > .head').forEach((h) => { h.style.width = ''; })")
         board = box_of(page, ".board")
         assert board["x"] <= banner["x"] and banner["r"] <= board["r"], (banner, board)
         big = page.locator(".win-banner .big")
@@ -908,6 +923,37 @@ def test_the_win_banner_covers_no_seat_and_marks_the_winning_tile(server, browse
         page.wait_for_selector("#modal .settlement")
         assert time.monotonic() - started >= 1.5
         assert room["code"]
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("name, lang", [("landscape", "en"), ("landscape", "zh"), ("portrait", "zh")])
+def test_the_toguan_strip_covers_no_plate_and_its_button_works(slow_server, browser, name, lang):
+    """Review 35b (2): the 托管 strip (auto-play on) covers neither my plate (its score) nor
+    the 快捷语 button (held sideways, nor a tile of my hand), and stays inside the window; its button stops 托管
+    on the first tap while the bots play on (0.5 s a move: the hand goes on)."""
+    width, height = VIEWPORTS[name]
+    page = new_page(browser, VIEWPORTS[name])
+    try:
+        open_room(page, slow_server, seats=("human", "heuristic:2", "heuristic:3"))
+        if lang == "en":
+            page.evaluate("() => localStorage.setItem('kwx.lang', JSON.stringify('en'))")
+            page.reload()
+            page.wait_for_selector(".board")
+        page.locator("#room-bar .bar-more").tap()
+        page.locator("#room-bar .bar-btn.auto").tap()
+        page.wait_for_selector(".auto-banner")
+        strip = box_of(page, ".auto-banner")
+        shot(page, f"toguan-strip-{name}-{lang}")
+        # held sideways it is in my plate's row, clear of my hand too; upright it stays at the
+        # bottom of the window (over the lower row of my hand, which the bots play)
+        mine = ".seat.me > .head, .chat-dock .chat-btn" + (", .hand .tile" if name == "landscape" else "")
+        assert not covered_by(page, strip, mine), (name, lang, strip, covered_by(page, strip, mine))
+        assert strip["x"] >= 0 and strip["r"] <= width and strip["y"] >= 0 and strip["b"] <= height, strip
+        page.locator(".auto-banner button").tap()
+        page.wait_for_function("() => !window.__kwx.game.s.auto")
     finally:
         errors = page.errors
         page.context.close()
@@ -942,6 +988,69 @@ def test_lobby_lists_public_rooms_beside_quick_match_and_the_tutorial(server, br
         shot(page, f"lobby-public-{lang}", names[lang])
     finally:
         errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_top_bar_keeps_one_row_on_a_phone(server, browser, lang):
+    """Review 35b (3): at 390 × 844 the top bar is one row (in English it wrapped to two and
+    hid the top of the page): it ends above the page's content, every link of it shown whole
+    (none cut off or scrolled out of sight), each a 44 px target."""
+    page = new_page(browser, (390, 844))
+    try:
+        open_lobby_in(page, server, lang)
+        page.wait_for_selector(".lobby .create-form")
+        bar = box_of(page, ".topbar")
+        assert bar["h"] <= 60, bar
+        content = box_of(page, "#app > .screen")
+        assert bar["b"] <= content["y"], (bar, content)
+        assert page.eval_on_selector(".topnav", "n => n.scrollWidth <= n.clientWidth")
+        for item in boxes(page, ".topnav a, .topnav button, .brand"):
+            assert item["h"] >= 44 and item["w"] >= 44 and 0 <= item["x"] and item["r"] <= 390, item
+            assert item["y"] >= bar["y"] and item["b"] <= bar["b"], item
+        if lang == "en":
+            assert page.locator("#nav-leaderboard").inner_text() == "Ranks"  # the short word
+    finally:
+        errors = page.errors
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_refused_room_form_is_told_in_the_pages_words(server, browser, lang):
+    """Review 35b (4): a room form value the server refuses (a cap of 10^40: 422 bad_rules
+    with an English message) is told in the page's words: a Chinese page shows no English
+    text of the server (only its translation of the code), an English page adds the server's
+    words. A refusal whose ``errors`` name the field (here mocked: options.cap) names it in
+    the page's words (封顶 / Cap)."""
+    page = new_page(browser, (1366, 768))
+    try:
+        open_lobby_in(page, server, lang)
+        page.fill("input[name=nickname]", f"表单{lang}")
+        page.eval_on_selector("select[name=opt_cap]", "s => { s.options[s.options.length - 1].value = '1' + '0'.repeat(40); s.selectedIndex = s.options.length - 1; }")
+        page.click(".create-btn")
+        toast = page.wait_for_selector(".toast.error")
+        text = toast.inner_text()
+        if lang == "zh":
+            assert text == "无法创建房间：规则设置不对", text
+            assert not re.search(r"[A-Za-z]", text), text
+        else:
+            assert text.startswith("Could not create the room: the rules are not right (rules: "), text
+        shot(page, f"refused-form-{lang}")
+        # a refusal naming its field (the server's errors, mocked): the field in the page's words
+        page.route("**/api/rooms", lambda route: route.fulfill(status=422, content_type="application/json", body=json.dumps(
+            {"detail": {"code": "invalid", "message": "options.cap: Input should be a valid integer",
+                        "errors": [{"loc": ["body", "options", "cap"], "msg": "Input should be a valid integer",
+                                    "type": "int_type"}]}})))
+        page.evaluate("() => document.getElementById('toasts').replaceChildren()")
+        page.click(".create-btn")
+        text = page.wait_for_selector(".toast.error").inner_text()
+        assert text == {"zh": "无法创建房间：输入不对（封顶）",
+                        "en": "Could not create the room: the input is not right "
+                              "(options.cap: Input should be a valid integer)"}[lang], text
+    finally:
+        errors = [e for e in page.errors if "Failed to load resource" not in e]  # the 422s
         page.context.close()
     assert not errors, errors
 

@@ -1,28 +1,46 @@
 // The server's HTTP API (src/kawuxing/server/api.py): JSON in, JSON out. Every call resolves to
 // {ok, status, data, error}: ``error`` is the server's explanation as text in the page's
-// language: the translation of its ``detail.code`` (i18n key err_<code>), with the server's
-// own words added where they name what was wrong (bad rules, seats, a nickname).
+// language: the translation of its ``detail.code`` (i18n key err_<code>), with what was wrong
+// (bad rules, seats, a nickname) added: in an English page the server's own words, in a
+// Chinese page only the field the server's ``errors`` name (its ``loc``), in the page's words —
+// never the server's English.
 
-import { hasText, t } from './i18n.js';
+import { hasText, lang, t } from './i18n.js';
 
 // codes whose message says which part of the input was wrong: shown after the translation
 const WITH_DETAIL = new Set(['bad_rules', 'bad_seats', 'bad_walls', 'invalid', 'bad_time',
   'bad_entropy']);
 
+/** The field the first of the server's ``errors`` names (its ``loc``, e.g. ["body",
+ * "options", "cap"]) in the page's words: a rule option by its name (optname_<option>),
+ * another field by field_<name>; null when the page has no words for it. */
+function fieldName(detail) {
+  const first = Array.isArray(detail.errors) ? detail.errors[0] : null;
+  const loc = first && Array.isArray(first.loc) ? first.loc.map(String) : [];
+  for (let i = loc.length - 1; i >= 1; i -= 1) {
+    if (loc[i - 1] === 'options' && hasText(`optname_${loc[i]}`)) return t(`optname_${loc[i]}`);
+    if (hasText(`field_${loc[i]}`)) return t(`field_${loc[i]}`);
+  }
+  return null;
+}
+
 /** The text of a failed call (exported for tests). */
 export function explain(status, data) {
-  if (data && typeof data.detail === 'string') return data.detail;
+  const english = lang() === 'en';  // the server's words are English: shown in an English page only
   const detail = data && data.detail;
   if (detail && typeof detail.code === 'string' && hasText(`err_${detail.code}`)) {
     const text = t(`err_${detail.code}`);
-    return WITH_DETAIL.has(detail.code) && typeof detail.message === 'string'
-      ? t('err_with_detail', { text, detail: detail.message }) : text;
+    if (!WITH_DETAIL.has(detail.code)) return text;
+    const what = english && typeof detail.message === 'string' ? detail.message : fieldName(detail);
+    return what ? t('err_with_detail', { text, detail: what }) : text;
   }
+  if (!english) return t('err_http', { status });
+  if (typeof detail === 'string') return detail;
   if (detail && typeof detail.message === 'string') return detail.message;
-  if (data && Array.isArray(data.detail)) {
-    return data.detail.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
+  if (Array.isArray(detail)) {
+    return detail.map((d) => `${(d.loc || []).slice(1).join('.')}: ${d.msg}`).join('; ');
   }
-  return `HTTP ${status}`;
+  return t('err_http', { status });
 }
 
 async function call(method, path, body, token) {

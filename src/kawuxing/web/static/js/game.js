@@ -13,6 +13,7 @@
 import { announcement } from './announce.js';
 import { api } from './api.js';
 import { playCallout, setMuted, soundSettings } from './audio.js';
+import { paintAutoStrip, placeAutoStrip } from './autostrip.js';
 import { Connection } from './conn.js';
 import { el } from './dom.js';
 import { onLangChange, t } from './i18n.js';
@@ -68,7 +69,7 @@ export class Game {
     this.pointerHandler = (e) => { this.pointerType = e.pointerType || 'mouse'; this.pointerSeen = true; };
     document.addEventListener('keydown', this.keyHandler);
     document.addEventListener('pointerdown', this.pointerHandler, true);
-    this.resizeHandler = () => this.placeChat();
+    this.resizeHandler = () => { this.placeChat(); placeAutoStrip(this.root.querySelector(':scope > .table-screen')); };
     window.addEventListener('resize', this.resizeHandler);
     this.ticker = setInterval(() => this.tick(), 250);
     this.unLang = onLangChange(() => {
@@ -338,16 +339,7 @@ export class Game {
         wrap.querySelector('[data-focus-key="hint"]')?.focus();
       }
     }
-    wrap.querySelector(':scope > .auto-banner')?.remove();
-    if (this.s.auto) {
-      const banner = el('div', 'auto-banner');
-      banner.appendChild(el('span', null, t('auto_banner')));
-      const off = el('button', null, t('auto_off'));
-      off.type = 'button';
-      off.addEventListener('click', () => this.toggleAuto());
-      banner.appendChild(off);
-      wrap.appendChild(banner);
-    }
+    paintAutoStrip(wrap, this.s.auto, () => this.toggleAuto());
     this.paintChat();
     this.tick();
   }

@@ -36,9 +36,14 @@ function paintChrome() {
   btn.title = t('switch_lang');
   btn.setAttribute('aria-label', t('switch_lang'));
   document.querySelector('.brand .brand-text').textContent = t('title');
-  const rp = document.getElementById('nav-replays');
-  rp.textContent = t('my_games_nav');
-  document.getElementById('nav-leaderboard').textContent = t('leaderboard');
+  // two words for a link of the top bar: the short one on a narrow phone (app.css), so that the bar keeps one row
+  const twoWords = (id, long, short) => {
+    const link = document.getElementById(id);
+    if (t(short) === t(long)) link.textContent = t(long);
+    else link.replaceChildren(el('span', 'long', t(long)), el('span', 'short', t(short)));
+  };
+  twoWords('nav-replays', 'my_games_nav', 'my_games_nav_short');
+  twoWords('nav-leaderboard', 'leaderboard', 'leaderboard_nav_short');
   document.getElementById('nav-rules').textContent = t('howto_nav');
   paintMe();
 }

@@ -94,15 +94,57 @@ export function setConnStatus(status, info = {}) {
   if (status === 'waiting') box._timer = setInterval(paint, 500);
 }
 
+// the room bar drawn last: what it shows (a bar showing the same is not rebuilt, so that an
+// open ⋯ menu, a focused button or a tap under way survive the table's updates), its parts
+// (the buttons call the latest onClick) and whether the ⋯ menu is open (kept across redraws)
+const bar = { key: null, parts: null, open: false };
+
+function setMenuOpen(open) {
+  bar.open = open;
+  const box = document.getElementById('room-bar');
+  box?.querySelector('.bar-actions')?.classList.toggle('open', open);
+  box?.querySelector('.bar-more')?.setAttribute('aria-expanded', String(open));
+}
+
+// the ⋯ menu closes when the user picks an item, taps ⋯ again, taps elsewhere or presses Escape
+let closerOn = false;
+function listenForClose() {
+  if (closerOn) return;
+  closerOn = true;
+  document.addEventListener('pointerdown', (ev) => {
+    if (bar.open && !ev.target.closest?.('#room-bar .bar-actions, #room-bar .bar-more')) setMenuOpen(false);
+  }, true);
+  document.addEventListener('keydown', (ev) => {
+    if (bar.open && ev.key === 'Escape') {
+      setMenuOpen(false);
+      document.querySelector('#room-bar .bar-more')?.focus();
+    }
+  });
+}
+
 /** The room part of the top bar: {code, hand, preset, presetName?, watchers?, buttons[{label, cls,
  * onClick, title}]}; null clears it. The ⋯ menu (phones) only when there are buttons; the top
- * nav's 玩法 link goes to the room's preset (#/rules/<presetName>) while a room is shown. */
+ * nav's 玩法 link goes to the room's preset (#/rules/<presetName>) while a room is shown. A bar
+ * that shows the same as the one drawn is kept (its buttons call the new onClick); the menu
+ * stays open across redraws until the user picks an item or taps elsewhere. */
 export function setRoomBar(parts) {
   const box = document.getElementById('room-bar');
   if (!box) return;
   const howto = document.getElementById('nav-rules');
   if (howto) howto.setAttribute('href', parts && parts.presetName ? `#/rules/${parts.presetName}` : '#/rules');
-  if (!parts) { box.replaceChildren(); return; }
+  if (!parts) {
+    Object.assign(bar, { key: null, parts: null, open: false });
+    box.replaceChildren();
+    return;
+  }
+  const buttons = parts.buttons || [];
+  const key = JSON.stringify([parts.code, parts.hand || null, parts.preset || null, parts.watchers || null,
+    buttons.map((b) => [b.label, b.cls || '', b.title || ''])]);
+  bar.parts = parts;
+  if (key === bar.key && box.childElementCount) return;
+  bar.key = key;
+  // a button of the bar focused (from the keyboard) keeps the focus in the bar drawn anew
+  const focused = box.contains(document.activeElement) ? [...box.querySelectorAll('button')].indexOf(document.activeElement) : -1;
   const items = [];
   const code = el('span', 'room-code');
   code.appendChild(el('span', 'label', t('room')));
@@ -116,23 +158,23 @@ export function setRoomBar(parts) {
     items.push(w);
   }
   const menu = el('div', 'bar-actions');
-  for (const b of parts.buttons || []) {
+  buttons.forEach((b, i) => {
     const btn = el('button', 'bar-btn ' + (b.cls || ''), b.label);
     btn.type = 'button';
     if (b.title) btn.title = b.title;
-    btn.addEventListener('click', (ev) => { menu.classList.remove('open'); b.onClick(ev); });
+    btn.addEventListener('click', (ev) => { setMenuOpen(false); bar.parts.buttons[i].onClick(ev); });
     menu.appendChild(btn);
-  }
+  });
+  if (!buttons.length) bar.open = false;
   const more = el('button', 'bar-btn bar-more', '⋯');
   more.type = 'button';
   more.setAttribute('aria-label', t('menu'));
-  more.setAttribute('aria-expanded', 'false');
-  more.addEventListener('click', () => {
-    const open = menu.classList.toggle('open');
-    more.setAttribute('aria-expanded', String(open));
-  });
+  more.addEventListener('click', () => setMenuOpen(!bar.open));
   if (menu.children.length) items.push(more, menu);
   box.replaceChildren(...items);
+  setMenuOpen(bar.open);
+  if (focused >= 0) box.querySelectorAll('button')[focused]?.focus({ preventScroll: true });
+  listenForClose();
 }
 
 /** A link back to the lobby (#/), for the pages of something not found. */
