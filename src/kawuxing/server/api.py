@@ -341,9 +341,9 @@ async def quick_match(body: Quick, request: Request,
     the oldest public room waiting with ``preset``'s rules as they are, a seat open, a player
     at the table (connected or joining) and the same kind of wait: bots coming no later than
     ``fill_after`` seconds from now, or players only (``fill_after`` null: players who chose
-    to wait for people meet each other), ``"created": false``; or, with
-    none, a new public room of three open player seats whose open seats bots take
-    ``fill_after`` seconds after it was made (never with null), ``"created": true``. Only a
+    to wait for people meet each other), ``"created": false``; or, with none, a new public
+    room of three open player seats whose open seats bots take ``fill_after`` seconds after
+    it was made (never with null), ``"created": true``. Only a
     room made less than :data:`QUICK_FRESH` seconds ago is offered (never a table whose
     players left long ago). Nobody is seated here: the caller joins like anyone else. The
     input is checked first, before any room is looked for or made, so that a name the join
@@ -427,8 +427,8 @@ async def rematch(code: str, request: Request,
     ``Authorization: Bearer``) asks for the next match: one new room with the same rules,
     hands and bots, each player's seat kept for them (a player's seat for that player alone:
     ``seat_kept`` to anyone else; bots take the ones nobody takes within a minute), offered to
-    every seat (``rematch`` message); asked again, the same room (private, as the old one
-    was or not: the same table plays again). Answers
+    every seat (``rematch`` message); asked again, the same room. It is private, whether the
+    old one was public or not (the same table plays again). Answers
     ``{"code", "seat": the asker's seat there to take (POST /api/rooms/{code}/join), "created"}``.
     401 ``no_token``, 403 ``bad_token``, 409 ``not_over``, 404 ``no_room`` once the finished room
     has left memory."""
