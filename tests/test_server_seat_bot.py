@@ -145,6 +145,13 @@ def test_a_player_who_has_just_joined_is_arriving_until_connected_or_the_grace(t
             await room.post(room.attach, s1, t1, None, None)
             await room.post(room.detach, s1)
             assert room.seats.public()[1]["arriving"] is False
+            # an outside bot program's seat (external) is arriving as long, not for ever
+            made = await manager.create_room(seats=["human", "external", "heuristic"])
+            other = manager.get(made["code"])
+            assert other.seats.public()[1]["arriving"] is True
+            clock.advance(30.1)
+            await settle(other, clock)
+            assert other.seats.public()[1]["arriving"] is False
     asyncio.run(main())
 
 

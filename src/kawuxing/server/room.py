@@ -282,8 +282,7 @@ class Room(Actor):
                                                                   player_id, hand),
                               f"player {player_id} sitting down")
         fairdeal.with_join(self, slot.index, entropy, commitment)
-        self.clock.call_later(self.config.join_grace,
-                              lambda: self.post_nowait(self._arrived, slot.index, token))
+        self._arriving(slot.index, token)
         sending.players(self)
         if self.match is None and self.seats.full():
             await self._try_start()
@@ -292,6 +291,12 @@ class Room(Actor):
         else:  # (a wait for bots already over while nobody sat: they come now)
             self.schedule_fill()
         return slot.index, token
+
+    def _arriving(self, seat: int, token: str) -> None:
+        """A player (or an outside bot program) has just taken ``seat`` with ``token``: it is
+        shown as arriving until it connects, or for ``join_grace`` seconds (:meth:`_arrived`)."""
+        self.clock.call_later(self.config.join_grace,
+                              lambda: self.post_nowait(self._arrived, seat, token))
 
     def _arrived(self, seat: int, token: str) -> None:
         """``join_grace`` after a player took ``seat`` (with ``token``): one who has still not
@@ -313,6 +318,7 @@ class Room(Actor):
         slot, token = await self.seats.seat_player(self.store, self.code, EXTERNAL_NICKNAME,
                                                    seat, self.settings.reserve_seconds,
                                                    kind=EXTERNAL, fence=self.fence)
+        self._arriving(slot.index, token)
         sending.players(self)
         if self.match is None and self.seats.full():
             await self._try_start()
