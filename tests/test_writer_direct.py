@@ -56,3 +56,48 @@ def test_only_single_row_inserts_become_one_statement():
     assert sql == 'INSERT INTO t (a, b, "by") VALUES (?, ?, ?), (?, ?, ?)'
     assert values == [1, "x", "p", 2, "y", "q"]
     assert _many_rows(INSERT, [{"a": 1, "b": "x", "by": "p"}] * 20000) is None  # too many values
+
+
+def test_a_batch_with_another_write_still_sends_its_rows_the_direct_way(tmp_path):
+    """A write that is not rows (a coroutine: a new hand, a join) in the same batch as rows of
+    play is committed on its own through SQLAlchemy, after them; the rows still go through
+    :class:`DirectSqlite` (issue 34: one such write sent the whole batch the slow way)."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from kawuxing.server.writer import Writer
+
+    path = str(tmp_path / "w.db")
+    with sqlite3.connect(path) as made:
+        made.execute('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT, "by" TEXT)')
+
+    async def main():
+        engine = create_async_engine(f"sqlite+aiosqlite:///{path}")
+        direct = DirectSqlite(path, lambda conn: None)
+        batches: list[int] = []
+        through = direct.commit_rows
+
+        async def counted(rows, conn=None):
+            batches.append(len(rows))
+            await through(rows, conn)
+        direct.commit_rows = counted
+        writer = Writer(engine, direct=direct)
+        writer.start()
+
+        async def other(conn):
+            return (await conn.execute(text("SELECT count(*) FROM t"))).scalar_one()
+        try:
+            results = await asyncio.gather(
+                writer.submit(Rows(None, {"a": 1, "b": "x", "by": "p"}, INSERT)),
+                writer.submit(other),
+                writer.submit(Rows(None, {"a": 2, "b": "y", "by": "p"}, INSERT)))
+        finally:
+            await writer.close()
+            await engine.dispose()
+        return batches, results
+
+    batches, results = asyncio.run(main())
+    assert batches == [2]  # both rows in one direct commit
+    assert results == [None, 2, None]  # the other write ran after them, on its own
+    with sqlite3.connect(path) as check:
+        assert check.execute("SELECT a, b FROM t ORDER BY a").fetchall() == [(1, "x"), (2, "y")]

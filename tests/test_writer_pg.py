@@ -57,8 +57,8 @@ def test_the_driver_path_commits_a_group_whole_or_not_at_all():
     """A Group (an action and the end of its hand: several statements) goes through
     DirectPostgres in one transaction: when its second statement fails, its first is not
     stored either; the same Group without the fault is stored whole, with :name parameters
-    in any order, inside a CAST, and the same text read the same by SQLAlchemy (a batch with
-    a coroutine write goes that way)."""
+    in any order, inside a CAST; in a batch with a coroutine write the rows still go through
+    the driver; and the same text is read the same by SQLAlchemy (a writer without it)."""
     async def main():
         engine = create_async_engine(PG)
         table = f"kwx_writer_{secrets.token_hex(4)}"
@@ -81,7 +81,8 @@ def test_the_driver_path_commits_a_group_whole_or_not_at_all():
 
             async def read(conn):
                 return (await conn.execute(text(f"SELECT k, v FROM {table}"))).all()
-            # a coroutine write in the batch: the rows go through SQLAlchemy, same text
+            # a coroutine write in the batch: the rows still go through the driver, first,
+            # the coroutine through SQLAlchemy after them (issue 34)
             direct_batches = []
             through_driver = writer.direct.commit_rows
 
@@ -91,12 +92,19 @@ def test_the_driver_path_commits_a_group_whole_or_not_at_all():
             writer.direct.commit_rows = counted
             found, _ = await asyncio.gather(writer.submit(read),
                                             writer.submit(row(insert, {"k": 2, "v": "d"})))
-            assert direct_batches == [] and [tuple(r) for r in found] == [(1, "c")]
+            assert direct_batches == [1]
+            assert sorted(tuple(r) for r in found) == [(1, "c"), (2, "d")]
             await writer.close()
+            # the same text read the same by SQLAlchemy (a writer without the driver path)
+            plain = Writer(engine)
+            plain.start()
+            await plain.submit(Group((row(insert, {"k": 3, "v": "e"}),
+                                      row(update, {"v": "f", "k": 3}))))
+            await plain.close()
             assert engine.pool.checkedout() == 0
             async with engine.connect() as conn:
                 rows = await read(conn)
-            assert sorted(tuple(r) for r in rows) == [(1, "c"), (2, "d")]
+            assert sorted(tuple(r) for r in rows) == [(1, "c"), (2, "d"), (3, "f")]
         finally:
             async with engine.begin() as conn:
                 await conn.execute(text(f"DROP TABLE {table}"))

@@ -6,11 +6,14 @@ write, so a room can send an action's events knowing the action is stored. A wri
 ``async def op(conn)``, a :class:`Rows` (one row for a prepared insert: consecutive ones are
 sent together with ``executemany``) or a :class:`Group` of them (one write).
 
-SQLite: a batch made only of :class:`Rows` and :class:`Group` with their ``sql`` (accepted
-actions, and the end of a hand: every write of play) goes through :class:`DirectSqlite` — a
-plain ``sqlite3`` connection in a thread of its own, the whole transaction in one hand-off —
-rather than SQLAlchemy and aiosqlite (a thread hand-off per cursor, statement and commit:
-stalls of the event loop under load). PostgreSQL (asyncpg): such a batch goes through
+SQLite: the writes of a batch that are :class:`Rows` and :class:`Group` with their ``sql``
+(accepted actions, and the end of a hand: every write of play) go through
+:class:`DirectSqlite` — a plain ``sqlite3`` connection in a thread of its own, the whole
+transaction in one hand-off — rather than SQLAlchemy and aiosqlite (a thread hand-off per
+cursor, statement and commit: stalls of the event loop under load); the batch's other writes
+(a new hand, a join) are committed after them, in a transaction of their own, so one of them
+does not send the play of every room in the batch through SQLAlchemy (issue 34).
+PostgreSQL (asyncpg): such writes go through
 :class:`DirectPostgres` — the driver's ``executemany`` on the writer's connection, one round
 trip for rows of one statement instead of ``BEGIN``, the insert and ``COMMIT`` through
 SQLAlchemy (issue 17: the writer was a seventh of a cluster member's CPU).
@@ -110,32 +113,45 @@ class Writer:
                         break
                     batch.append(nxt)
                 live = [(op, fut) for op, fut in batch if not fut.cancelled()]
-                if not live:
-                    continue
-                try:
-                    conn, results = await self._commit_any(conn, [op for op, _ in live])
-                except Exception as exc:
-                    conn = await _discard(conn)
-                    if len(live) == 1 or transient(exc):
-                        for _, fut in live:
-                            _settle(fut, error=exc)
-                        continue
-                    for op, fut in live:  # isolate the failing write
-                        try:
-                            conn, results = await self._commit_any(conn, [op])
-                            _settle(fut, result=results[0])
-                        except Exception as exc_one:
-                            conn = await _discard(conn)
-                            _settle(fut, error=exc_one)
-                    continue
-                for (_, fut), result in zip(live, results):
-                    _settle(fut, result=result)
-                if self.wal_path is not None:
+                if self.direct is not None:  # the rows of play, then the rest: two commits
+                    parts = [[w for w in live if _direct(w[0])],
+                             [w for w in live if not _direct(w[0])]]
+                else:
+                    parts = [live]
+                for part in parts:
+                    if part:
+                        conn = await self._commit_settle(conn, part)
+                if live and self.wal_path is not None:
                     conn = await self._maybe_checkpoint(conn)
         finally:
             await _discard(conn)
             if self.direct is not None:
                 self.direct.close()
+
+    async def _commit_settle(self, conn: AsyncConnection | None,
+                             live: list) -> AsyncConnection | None:
+        """Commit the writes of ``live`` (``(op, future)``) in one transaction and settle
+        their futures; when that fails for one of them (not :func:`transient`), each is tried
+        alone. Returns the connection (None once dropped)."""
+        try:
+            conn, results = await self._commit_any(conn, [op for op, _ in live])
+        except Exception as exc:
+            conn = await _discard(conn)
+            if len(live) == 1 or transient(exc):
+                for _, fut in live:
+                    _settle(fut, error=exc)
+                return conn
+            for op, fut in live:  # isolate the failing write
+                try:
+                    conn, results = await self._commit_any(conn, [op])
+                    _settle(fut, result=results[0])
+                except Exception as exc_one:
+                    conn = await _discard(conn)
+                    _settle(fut, error=exc_one)
+            return conn
+        for (_, fut), result in zip(live, results):
+            _settle(fut, result=result)
+        return conn
 
     async def _commit_any(self, conn: AsyncConnection | None,
                           ops: list) -> tuple[AsyncConnection | None, list]:
