@@ -262,3 +262,20 @@ def test_every_server_message_of_the_protocol_doc_has_its_builder():
         named = set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", fields))) - {kind}
         missing = {f for f in named if f not in message and f not in ("ack", "resumed")}
         assert not missing, (kind, missing)
+
+
+def test_compact_json_is_what_json_writes_compactly():
+    """The server's one JSON writer (messages and stored rows, issue 34): orjson's output
+    where it can, the same text as ``json``'s compact form, and json's where orjson refuses."""
+    import json
+
+    from kawuxing.server.jsontext import compact
+    from kawuxing.server.protocol import encode
+    from kawuxing.server.schema import dumps
+
+    values = [[0, "discard", 12], [2, "piao", 5], {"a": [1, 2.5, None, True], "中": "五筒"},
+              {1: 2, 0: [3]}, 2**70, "\ud800", {"x": 1e16, "y": 0.1, "z": -0.0}]
+    for value in values:
+        want = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        assert compact(value) == dumps(value) == want
+    assert encode({"type": "chat", "seat": 1}) == '{"type":"chat","seat":1}'

@@ -80,7 +80,8 @@ def malformed(action: Action) -> str | None:
         return f"{action.verb} needs the tile it is of"
     if type(action.declare) is not bool:
         return "declare must be true or false"
-    if not isinstance(action.hidden, tuple) or not all(_is_kind(t) for t in action.hidden):
+    if not isinstance(action.hidden, tuple) or (
+            action.hidden and not all(_is_kind(t) for t in action.hidden)):
         return "hidden must be a tuple of tile kinds"
     if action.piao is not None and type(action.piao) is not int:
         return "piao must be a whole number"

@@ -74,17 +74,18 @@ def _public(hand: Hand, obs) -> dict:
     is doubled), and ``result`` once the hand is over."""
     seat = obs.seat
     ended = obs.phase == ENDED
+    names = _NAMES  # (kinds from the engine: no checks; every tile of every river, each view)
     seats = []
     for i in range(3):
         entry = {"seat": i,
-                 "melds": [{"kind": k, "tile": None if t is None else tile_str(t)}
+                 "melds": [{"kind": k, "tile": None if t is None else names[t]}
                            for k, t in obs.melds[i]],
-                 "discards": [tile_str(t) for t in obs.discards[i]],
+                 "discards": [names[t] for t in obs.discards[i]],
                  "claimed": list(obs.claimed[i]), "concealed_count": obs.concealed_count[i],
                  "declared": obs.declared[i], "piao": obs.piao[i]}
         if obs.declared[i]:
             entry["hidden_tiles"] = obs.hidden_tiles[i]
-            entry["waits"] = [tile_str(w) for w in obs.waits[i]]
+            entry["waits"] = [names[w] for w in obs.waits[i]]
         shown = obs.concealed if i == seat and ended else obs.revealed[i]
         if shown is not None:
             entry["revealed"] = format_counts(shown)
@@ -103,6 +104,9 @@ def _public(hand: Hand, obs) -> dict:
     if ended:
         view["result"] = hand_result(hand)
     return view
+
+
+_NAMES = tuple(tile_str(k) for k in range(NUM_KINDS))
 
 
 @lru_cache(maxsize=None)

@@ -641,21 +641,16 @@ class Room(Actor):
         Returns the problem (None: accepted) and whether the moves ended the match."""
         match = self.match
         hand = match.hand
-        seat, action = moves[0]
-        try:
-            hand.check(action)
-        except IllegalAction as exc:
-            code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
-            return (code, exc.reason, exc.rule), False
         before = len(hand.actions)  # (put back by a replay when a move or the write fails)
         events = 0
         rows = []
         for seat, action in moves:
             try:
-                events += len(hand.apply(action))
-            except IllegalAction as exc:  # a later move, after the first was applied
+                events += len(hand.apply(action))  # (refused with the hand unchanged)
+            except IllegalAction as exc:
                 code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
-                match.hands[-1] = hand.replayed(before)
+                if len(hand.actions) > before:  # a later move, after the first was applied
+                    match.hands[-1] = hand.replayed(before)
                 return (code, exc.reason, exc.rule), False
             rows.append(ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
                                   action.to_json(), by))

@@ -23,6 +23,8 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
 
+from .jsontext import compact
+
 SCHEMA_VERSION = 2
 
 # kwx_rooms.status
@@ -127,8 +129,9 @@ match_players = Table(
 
 
 def dumps(value: Any) -> str:
-    """A value as stored: compact JSON (UTF-8 text, not ASCII-escaped)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """A value as stored: compact JSON (UTF-8 text, not ASCII-escaped,
+    :func:`.jsontext.compact`)."""
+    return compact(value)
 
 
 def loads(text: str | None) -> Any:
