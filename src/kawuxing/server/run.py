@@ -10,7 +10,8 @@ from fastapi import FastAPI
 
 from .app import create_app
 from .config import ServerConfig
-from .slowclients import guarded_http
+from .connection import SEND_TIMEOUT
+from .slowclients import guarded_http, guarded_ws
 
 # The youngest generation is collected after this many new container objects, not 700: a
 # server under load makes a view's dicts and lists by the thousand a second, nearly all freed
@@ -38,7 +39,8 @@ def uvicorn_config(config: ServerConfig, host: str, port: int, log_level: str = 
     frames close the socket with 1009), permessage-deflate only with ``config.ws_deflate``, pings every 20 s, a bounded graceful shutdown (SIGTERM
     and SIGINT: stop accepting, close sockets with 1012, finish writes); uvicorn's own log
     of a client's bad frame kept to one line (:class:`ClientNoise`); the request deadline and
-    per-client connection cap of :mod:`.slowclients`; forwarded headers believed only from
+    per-client connection cap of :mod:`.slowclients`, and its abort of a WebSocket whose peer
+    has taken nothing for ``SEND_TIMEOUT`` seconds while the server's buffer was full; forwarded headers believed only from
     ``config.trusted_proxies`` (uvicorn's default believes 127.0.0.1)."""
     if app is None:
         app = create_app(config, clock)
@@ -46,6 +48,7 @@ def uvicorn_config(config: ServerConfig, host: str, port: int, log_level: str = 
     made = uvicorn.Config(app, host=host, port=port,
                           http=guarded_http(config.request_deadline, config.max_http_per_ip,
                                             config.trusted_proxies),
+                          ws=guarded_ws(SEND_TIMEOUT),
                           proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
                           ws_max_size=config.ws_max_size,
                           ws_per_message_deflate=config.ws_deflate, ws_ping_interval=20.0,

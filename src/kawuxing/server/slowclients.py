@@ -15,6 +15,9 @@ bounds, both settings of :class:`~kawuxing.server.config.ServerConfig`:
   ``too_many_connections`` and closed at once. 0: no cap. Upgraded WebSockets are not
   counted here (``max_sockets_per_ip`` caps them), nor are the connections of a trusted
   proxy (``trusted_proxies``: they carry many clients; the proxy bounds its own).
+
+:func:`guarded_ws` makes uvicorn's WebSocket protocol class abort a socket whose peer has
+taken nothing for a while with the server's buffer full (a graceful close would wait for ever).
 """
 
 from __future__ import annotations
@@ -126,3 +129,44 @@ def guarded_http(request_deadline: float, max_http_per_ip: int,
 
     GuardedHTTP.open_by_key = open_by_key  # for tests and /api/health-like checks
     return GuardedHTTP
+
+
+def guarded_ws(stall_seconds: float) -> type:
+    """A WebSocket protocol class for ``uvicorn.Config(ws=...)``: uvicorn's (websockets'
+    sans-I/O one, what ``ws="auto"`` picks) whose socket is aborted when its writes have been
+    paused for ``stall_seconds`` — the peer has taken nothing for that long while the server's
+    buffer stayed full (asyncio's ``pause_writing``/``resume_writing``). A graceful close would
+    wait for that buffer to empty, for ever when the peer never reads: the socket stayed
+    open and its seat shown connected (issue 34, found by a test that stops reading). The
+    abort ends the socket's handler as a disconnect does (its seat is detached). 0: never."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class GuardedWS(WebSocketsSansIOProtocol):
+        """uvicorn's WebSocket protocol, aborted after ``stall_seconds`` of paused writes."""
+
+        _stall: asyncio.TimerHandle | None = None
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stall is None and stall_seconds > 0:
+                self._stall = asyncio.get_running_loop().call_later(stall_seconds,
+                                                                    self._stalled)
+
+        def resume_writing(self) -> None:
+            self._unarm()
+            super().resume_writing()
+
+        def connection_lost(self, exc) -> None:
+            self._unarm()
+            super().connection_lost(exc)
+
+        def _unarm(self) -> None:
+            if self._stall is not None:
+                self._stall.cancel()
+                self._stall = None
+
+        def _stalled(self) -> None:
+            self._stall = None
+            self.transport.abort()  # (connection_lost follows: the handler sees a disconnect)
+
+    return GuardedWS
