@@ -105,3 +105,43 @@ def test_a_client_too_far_behind_is_closed_and_its_queue_dropped() -> None:
 
     conn, socket = asyncio.run(main())
     assert conn.closed and conn.close_code[0] != 1000 and socket.texts == []
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.aborted = 0
+
+    def abort(self) -> None:
+        self.aborted += 1
+
+
+def _guarded(stall: float):
+    """A GuardedWS protocol without a connection: what pause/resume/abort need."""
+    from kawuxing.server.slowclients import guarded_ws
+
+    made = guarded_ws(stall)
+    protocol = made.__new__(made)
+    protocol.writable = asyncio.Event()
+    protocol.writable.set()
+    protocol.transport = FakeTransport()
+    return protocol
+
+
+def test_a_socket_whose_writes_stay_paused_is_aborted_and_one_that_resumes_is_not() -> None:
+    """uvicorn's graceful close waits for the server's buffer to empty, for ever when the peer
+    never reads: ``guarded_ws`` aborts a socket whose writes stay paused ``stall`` seconds
+    (issue 34); resumed in time, it is kept; 0 turns it off."""
+    async def main() -> tuple[int, int, int]:
+        stuck, moving, off = _guarded(0.1), _guarded(0.1), _guarded(0)
+        for protocol in (stuck, moving, off):
+            protocol.pause_writing()
+            assert not protocol.writable.is_set()
+        await asyncio.sleep(0.05)
+        moving.resume_writing()
+        assert moving.writable.is_set()
+        await asyncio.sleep(0.15)
+        moving.pause_writing()  # paused again: a new 0.1 s begins
+        await asyncio.sleep(0.05)
+        return stuck.transport.aborted, moving.transport.aborted, off.transport.aborted
+
+    assert asyncio.run(main()) == (1, 0, 0)
