@@ -40,8 +40,9 @@ def uvicorn_config(config: ServerConfig, host: str, port: int, log_level: str = 
     and SIGINT: stop accepting, close sockets with 1012, finish writes); uvicorn's own log
     of a client's bad frame kept to one line (:class:`ClientNoise`); the request deadline and
     per-client connection cap of :mod:`.slowclients`, and its abort of a WebSocket whose peer
-    has taken nothing for ``SEND_TIMEOUT`` seconds while the server's buffer was full; forwarded headers believed only from
-    ``config.trusted_proxies`` (uvicorn's default believes 127.0.0.1)."""
+    has taken nothing for ``SEND_TIMEOUT`` seconds while the server's buffer was full;
+    forwarded headers believed only from ``config.trusted_proxies`` (uvicorn's default
+    believes 127.0.0.1)."""
     if app is None:
         app = create_app(config, clock)
     trusted = list(config.trusted_proxies)
