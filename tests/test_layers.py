@@ -2,7 +2,7 @@
 modules at run time (imports under ``TYPE_CHECKING`` are for annotations only), and the room is
 the one module there that applies an action to the hand (``Hand.apply``), stores it
 (``Store.add_action``), sends the seats their update (``broadcast``) and ends the match
-(``finish``): pacing decides when and what, and asks the room (``Room.play``, ``pass_for``,
+(``finish``): pacing decides when and what, and asks the room (``Room.play``, ``answer_for``,
 ``tell``)."""
 
 from __future__ import annotations

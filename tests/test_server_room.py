@@ -305,11 +305,12 @@ def test_storage_failure_undoes_the_action(tmp_path, monkeypatch):
     asyncio.run(main())
 
 
-def test_seats_without_an_option_are_passed_for_in_one_step(tmp_path):
+def test_seats_without_an_option_are_passed_for_with_the_discard(tmp_path):
     """With no claim window (claim_window 0) both seats that cannot take a discard are passed
-    for together (R13.2) and the room broadcasts once for both passes, not once a pass
-    (issue 17: an empty broadcast still built every seat's view); each seat gets the discard,
-    then the next draw."""
+    for at once (R13.2), in the discard's own write and update: one write of three rows
+    (discard, pass, pass, by ``player``, ``window``, ``window``) and one broadcast, each seat
+    getting the discard and the next draw in one ``update`` (not a write and an update for
+    the passes after the discard's)."""
     async def main():
         async with server(tmp_path) as (manager, clock):
             room, sinks, _ = await humans(manager, clock, options=SEAT0)
@@ -322,18 +323,29 @@ def test_seats_without_an_option_are_passed_for_in_one_step(tmp_path):
                     break
             else:
                 raise AssertionError("no discard that nobody can claim")
-            broadcasts = []
-            real = room.broadcast
+            broadcasts, writes = [], []
+            real, real_add = room.broadcast, room.store.add_action
+
+            async def add_action(rows, **kw):
+                writes.append(rows if isinstance(rows, tuple) else (rows,))
+                return await real_add(rows, **kw)
             room.broadcast = lambda acks=None: (broadcasts.append(acks), real(acks))
+            room.store.add_action = add_action
+            stored = await room.store.count_actions(room.match_id)
             sent = [len(sinks[s].messages) for s in range(3)]
             await act(room, sinks[0], action.to_json(), action_id="d")
             await settle(room, clock)
-            assert broadcasts == [{0: "d"}, {}]  # the discard's, then one for both passes
+            assert broadcasts == [{0: "d"}]
+            assert [[(r.seat, r.by) for r in rows] for rows in writes] == [
+                [(0, "player"), (1, "window"), (2, "window")]]
+            assert await room.store.count_actions(room.match_id) == stored + 3
             assert [a.verb for a in room.match.hand.actions[-3:]] == ["discard", "pass", "pass"]
+            assert room.match.hand.phase == "turn" and room.match.hand.current == 1
             for s in range(3):
                 new = sinks[s].messages[sent[s]:]
-                assert [m["type"] for m in new] == ["update", "update"]
-                assert [[e["type"] for e in m["events"]] for m in new] == [["discard"], ["draw"]]
+                assert [m["type"] for m in new] == ["update"]
+                assert [e["type"] for e in new[0]["events"]] == ["discard", "draw"]
+                assert new[0].get("ack") == ("d" if s == 0 else None)
     asyncio.run(main())
 
 

@@ -161,3 +161,65 @@ def test_bots_decide_while_the_window_is_open(tmp_path):
             assert not room.pacer.thinking
 
     asyncio.run(main())
+
+
+def recording(room) -> list[list[tuple[int, str, str]]]:
+    """Record each write of actions to ``room``'s store as [(seat, verb, by), ...]."""
+    writes, real = [], room.store.add_action
+
+    async def add_action(rows, **kw):
+        rows = rows if isinstance(rows, tuple) else (rows,)
+        writes.append([(r.seat, r.action[1], r.by) for r in rows])
+        return await real(rows[0] if len(rows) == 1 else rows, **kw)
+    room.store.add_action = add_action
+    return writes
+
+
+def test_the_window_end_answers_are_one_write(tmp_path):
+    """R13.2: at the window's end the passes of both seats with no option are stored as one
+    write (not one a seat) and sent as one update."""
+    async def main():
+        async with server(tmp_path, claim_window=0.6, decision_seconds=20) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, ("human",) * 3,
+                                          walls=[wall("none")], options=DEALER_SEAT0)
+            writes = recording(room)
+            await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
+            await settle(room, clock)
+            seen = len(sinks[2].messages)
+            clock.advance(0.6)
+            await settle(room, clock)
+            assert writes == [[(0, "discard", "player")],
+                              [(1, "pass", "window"), (2, "pass", "window")]]
+            assert [[e["type"] for e in m["events"]] for m in sinks[2].messages[seen:]] == [
+                ["draw"]]
+
+    asyncio.run(main())
+
+
+def test_a_bot_win_settles_the_window_before_the_other_seat_passes(tmp_path):
+    """R4.3: a bot's win on the discard settles the window at its end; the seat after it,
+    with no option, is then not passed for (its pass would no longer be legal), and the
+    win is stored alone."""
+    winner = "123p 46p 789s 234s 77s"  # 4p6p waits on 5p (卡五星)
+
+    async def main():
+        async with server(tmp_path, claim_window=0.6, bot_delay=0.6,
+                          decision_seconds=20) as (manager, clock):
+            room, sinks, _ = await humans(
+                manager, clock, ("human", "heuristic", "human"),
+                walls=[build_wall([SEAT0, winner, SEAT2], COMMON)], options=DEALER_SEAT0)
+            writes = recording(room)
+            await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
+            await settle(room, clock)
+            hand = room.match.hand
+            assert hand.idle_seats() == [2] and "win" in [a.verb for a in hand.legal_actions(1)]
+            for _ in range(100):  # the bot decides in a worker thread
+                if room.pacer.thinking[1][1].done():
+                    break
+                await asyncio.sleep(0.01)
+            clock.advance(0.6)
+            await settle(room, clock)
+            assert writes == [[(0, "discard", "player")], [(1, "win", "bot")]]
+            assert hand.ended and [a.verb for a in hand.actions] == ["discard", "win"]
+
+    asyncio.run(main())

@@ -161,15 +161,19 @@ class Pacer:
             return
         hand = room.match.hand
         acks: dict[int, str | None] = {}
-        for seat in list(hand.to_act()):
-            if seat in self.held or self.window_key(room) != key:
+        answers = []
+        for seat in hand.to_act():
+            if seat in self.held:
                 continue
             if room.seats.botted(seat):
                 action, by = await self._bot_action(room, seat, self._thought(seat, key))
-                if await room.play(seat, action, by, quiet=True) is None:
-                    acks[seat] = None
+                answers.append((seat, action, by))
             elif seat in hand.idle_seats():
-                await room.play(seat, Action(seat, PASS), BY_WINDOW, quiet=True)
+                answers.append((seat, Action(seat, PASS), BY_WINDOW))
+        if answers and self.window_key(room) == key:
+            problem, taken = await room.answer_for(answers)
+            acks.update((seat, None) for seat, _, by in answers
+                        if by != BY_WINDOW and problem is None and seat in taken)
         self.forget_thinking()  # (a seat that left 托管 meanwhile: its bot's answer is unused)
         held, self.held = self.held, {}
         for seat, (action, by, action_id) in held.items():
@@ -295,8 +299,21 @@ class Pacer:
         as one update (one broadcast, not one a pass: issue 17). Nothing is passed when
         storing failed (the pacer tries again, :meth:`stalled`)."""
         seats = [seat for seat in hand.idle_seats() if not room.seats.botted(seat)]
-        if seats and await room.pass_for(seats) is None:
+        if seats and (await room.answer_for([(seat, Action(seat, PASS), BY_WINDOW)
+                                             for seat in seats]))[0] is None:
             await room.tell({})
+
+    def passes_at_once(self, room: Room) -> list[int]:
+        """The players' seats with no option on the tile on the table (R13.2) to pass for in
+        the very write of the move that put it there (:meth:`Room.play`): what
+        :meth:`bot_move` would pass a moment later (one write and one update instead of
+        two), when no window minimum holds answers (``claim_window`` 0, or nobody watches
+        the room), the room is not paused and no storage failure delays automatic moves
+        (:meth:`stalled`). Empty otherwise, and when no claim window is open."""
+        if (self.window_left(room) > 0 or room.seats.paused()
+                or self.resume_at > room.clock.now()):
+            return []
+        return [seat for seat in room.match.hand.idle_seats() if not room.seats.botted(seat)]
 
     def played(self, room: Room, seat: int, by: str) -> None:
         """An action of ``seat`` was accepted: its timer stops; a player's own action ends

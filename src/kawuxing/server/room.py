@@ -614,48 +614,61 @@ class Room(Actor):
         :meth:`Pacer.hold`), else ``(code, reason, rule)`` with the state unchanged — also
         when storing failed (``storage``: the hand is put back as it was before the action).
         ``by``: who played it (:mod:`.pacing`: ``player``, ``timeout``, ``bot``, ``auto``,
-        ``window``)."""
+        ``window``). A move that opens a claim window no minimum holds (R13.2) takes the
+        passes of the seats with no option with it (:meth:`Pacer.passes_at_once`): one write
+        and one update."""
         if self.pacer.holding(self):  # R13.2: no answer closes the window before its minimum
             return self.pacer.hold(self, seat, action, by, action_id)
-        problem, over = await self._play(((seat, action),), by)
+        problem, over, _ = await self._play(((seat, action, by),), then_idle=not quiet)
         if problem is None and not quiet:
             self.broadcast({} if by == BY_WINDOW else {seat: action_id})
             if over:
                 await self.finish()
         return problem
 
-    async def pass_for(self, seats: list[int]) -> Problem | None:
-        """Pass, in the order of ``seats``, for seats that hold no option on the tile on the
-        table (R13.2, ``window``): validated and applied one after the other, stored as one
-        write (:meth:`Store.add_action` with their rows), not broadcast (the caller does).
-        Returns None when every pass was taken, else the problem with the state as before
-        the first (:meth:`play`)."""
-        problem, _ = await self._play(tuple((seat, Action(seat, PASS)) for seat in seats),
-                                      BY_WINDOW)
-        return problem
+    async def answer_for(self, moves: list[tuple[int, Action, str]]
+                         ) -> tuple[Problem | None, list[int]]:
+        """The answers the server gives for seats to the tile on the table (R13.2): the
+        passes of seats with no option and the bots' answers (``moves``: (seat, action,
+        ``by``), in seat order), validated and applied one after the other while the window
+        stays open (a win settles it before every seat has answered, R4.3) and stored as
+        one write (:meth:`Store.add_action` with their rows), not broadcast (the caller
+        does). Returns the problem (None: taken, else the state as before the first,
+        :meth:`play`) and the seats whose moves were taken."""
+        problem, _, taken = await self._play(tuple(moves), window_only=True)
+        return problem, taken
 
-    async def _play(self, moves: tuple[tuple[int, Action], ...],
-                    by: str) -> tuple[Problem | None, bool]:
-        """Validate and apply ``moves`` ((seat, action), in order), store them in one write,
-        then tell the pacer: :meth:`play` and :meth:`pass_for` without their broadcast.
-        Returns the problem (None: accepted) and whether the moves ended the match."""
+    async def _play(self, moves: tuple[tuple[int, Action, str], ...], then_idle: bool = False,
+                    window_only: bool = False) -> tuple[Problem | None, bool, list[int]]:
+        """Validate and apply ``moves`` ((seat, action, who played it), in order; with
+        ``window_only``, only while the claim window of the first stays open) — and, with
+        ``then_idle``, the passes :meth:`Pacer.passes_at_once` then asks for — store them in
+        one write, then tell the pacer: :meth:`play` and :meth:`answer_for` without their
+        broadcast. Returns the problem (None: accepted), whether the moves ended the match
+        and the seats whose moves were taken."""
         match = self.match
         hand = match.hand
         before = len(hand.actions)  # (put back by a replay when a move or the write fails)
         events = 0
-        rows = []
-        for seat, action in moves:
+        rows, taken = [], []
+        opened = len(hand.events)  # (answers make no event: one closes the window)
+        for seat, action, by in self._with_idle(moves, then_idle):
+            if window_only and len(hand.events) != opened:
+                break
             try:
                 events += len(hand.apply(action))  # (refused with the hand unchanged)
             except IllegalAction as exc:
                 code = protocol.ILLEGAL if hand.legal_actions(seat) else protocol.OUT_OF_TURN
                 if len(hand.actions) > before:  # a later move, after the first was applied
                     match.hands[-1] = hand.replayed(before)
-                return (code, exc.reason, exc.rule), False
+                return (code, exc.reason, exc.rule), False, []
             rows.append(ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
                                   action.to_json(), by))
+            taken.append((seat, by))
         over = hand.ended and match.over
-        what = f"{by} {', '.join(str(action) for _, action in moves)}"
+        what = ", ".join(f"{by} {action}" for _, action, by in moves) + \
+            (f" and {len(taken) - len(moves)} passes" if then_idle and len(taken) > len(moves)
+             else "")
         stored = await self.stored(
             lambda: self.store.add_action(
                 rows[0] if len(rows) == 1 else tuple(rows),
@@ -664,6 +677,7 @@ class Room(Actor):
                 room_code=self.code), what)
         if not stored:
             match.hands[-1] = hand.replayed(before)
+            by = moves[0][2]
             if by != BY_PLAYER:  # nobody would ask again: the pacer tries it later
                 seat = moves[0][0]
                 wait = self.pacer.stalled(self, seat, by)
@@ -671,15 +685,23 @@ class Room(Actor):
                     protocol.STORAGE, f"the server could not store a move of seat {seat}; "
                                       f"it tries again in {wait:g} s"))
             return (protocol.STORAGE, "the server could not store the action; try again",
-                    None), False
-        self.stats["accepted"] += len(moves)
+                    None), False, []
+        self.stats["accepted"] += len(taken)
         self.version += events
-        for seat, _ in moves:
+        for seat, by in taken:
             self.pacer.played(self, seat, by)
         if over:
             self.status = FINISHED
         self.pacer.schedule(self)
-        return None, over
+        return None, over, [seat for seat, _ in taken]
+
+    def _with_idle(self, moves: tuple[tuple[int, Action, str], ...], then_idle: bool):
+        """``moves``, then (``then_idle``: asked once they are applied) the passes of
+        :meth:`Pacer.passes_at_once`, each as (seat, action, who played it)."""
+        yield from moves
+        if then_idle:
+            for seat in self.pacer.passes_at_once(self):
+                yield seat, Action(seat, PASS), BY_WINDOW
 
     async def stored(self, write: Callable[[], Awaitable[Any]], what: str) -> bool:
         """Run ``write()`` (a store write), trying again ``config.store_retries`` times after
@@ -722,7 +744,7 @@ class Room(Actor):
         sending.broadcast(self, acks)
 
     async def tell(self, acks: dict[int, str | None]) -> None:
-        """After moves played ``quiet`` (:meth:`play`, :meth:`pass_for`: a claim window's
+        """After moves played ``quiet`` (:meth:`play`, :meth:`answer_for`: a claim window's
         end, the passes of the seats without an option, R13.2): one update to every seat
         (``acks``: seat -> the id of its action acknowledged), then the match's end if they
         ended it. What the pacer asks of the room instead of sending itself."""
