@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from kawuxing.server.connection import SEND_NOW, WsConnection
+from kawuxing.server.connection import WsConnection
 
 
 class FakeSocket:
@@ -17,7 +17,6 @@ class FakeSocket:
         self.delay = delay
         self.texts: list[str] = []
         self.closed_with: tuple[int, str] | None = None
-        self.scope: dict = {"type": "websocket", "extensions": {}}
 
     async def send_text(self, text: str) -> None:
         if self.delay is None:
@@ -108,66 +107,12 @@ def test_a_client_too_far_behind_is_closed_and_its_queue_dropped() -> None:
     assert conn.closed and conn.close_code[0] != 1000 and socket.texts == []
 
 
-class DirectSocket(FakeSocket):
-    """A FakeSocket whose protocol offers the direct write (``SEND_NOW``) while
-    ``writable``; ``direct`` counts the messages it took."""
-
-    def __init__(self, delay: float | None = 0.0) -> None:
-        super().__init__(delay)
-        self.writable, self.direct = True, 0
-        self.scope["extensions"][SEND_NOW] = self.send_now
-
-    def send_now(self, text: str) -> bool:
-        if not self.writable:
-            return False
-        self.texts.append(text)
-        self.direct += 1
-        return True
-
-
-def test_direct_writes_keep_the_order_with_queued_ones() -> None:
-    """With the protocol's direct write, a message goes out at once when nothing is queued;
-    while the socket is not writable, or the pump still has queued frames to send, messages
-    queue behind them, so the order is kept across both ways."""
-    async def main() -> DirectSocket:
-        socket = DirectSocket(delay=0.05)
-        conn = WsConnection(socket, send_timeout=1.0)
-        pump = asyncio.create_task(conn.pump())
-        conn.send({"n": 0})
-        conn.send({"n": 1})
-        assert socket.direct == 2 and conn.sent == 2  # at once: nothing awaited
-        socket.writable = False
-        conn.send({"n": 2})
-        conn.send({"n": 3})
-        await asyncio.sleep(0.01)  # the pump is sending 2
-        socket.writable = True
-        conn.send({"n": 4})  # queued behind 3: the pump is not done
-        assert socket.direct == 2
-        await asyncio.sleep(0.3)
-        conn.send({"n": 5})  # the queue is empty again: at once
-        assert socket.direct == 3
-        conn.close()
-        await asyncio.wait_for(pump, 2)
-        assert conn.sent == 6
-        return socket
-
-    socket = asyncio.run(main())
-    assert [json.loads(t)["n"] for t in socket.texts] == [0, 1, 2, 3, 4, 5]
-
-
 class FakeTransport:
     def __init__(self) -> None:
         self.aborted = 0
-        self.written: list[bytes] = []
 
     def abort(self) -> None:
         self.aborted += 1
-
-    def write(self, data: bytes) -> None:
-        self.written.append(data)
-
-    def is_closing(self) -> bool:
-        return bool(self.aborted)
 
 
 def _guarded(stall: float):
@@ -200,30 +145,3 @@ def test_a_socket_whose_writes_stay_paused_is_aborted_and_one_that_resumes_is_no
         return stuck.transport.aborted, moving.transport.aborted, off.transport.aborted
 
     assert asyncio.run(main()) == (1, 0, 0)
-
-
-def test_the_protocols_direct_write_frames_a_text_only_when_nothing_stands_in_the_way() -> None:
-    """``guarded_ws``'s ``send_now`` frames a text message and writes it to the transport
-    when the handshake is done and writes are not paused; paused, closed or before the
-    handshake it does nothing and says so (the message then goes through ``send``)."""
-    from websockets.protocol import State
-    from websockets.server import ServerProtocol
-
-    async def main() -> None:
-        protocol = _guarded(0)
-        protocol.conn = ServerProtocol()
-        protocol.conn.state = State.OPEN
-        protocol.handshake_complete, protocol.close_sent = True, False
-        protocol.disconnected, protocol.initial_response = False, None
-        assert protocol.send_now("hi")
-        assert protocol.transport.written == [b"\x81\x02hi"]  # FIN + text, 2 bytes, unmasked
-        protocol.pause_writing()
-        assert not protocol.send_now("later")
-        protocol.resume_writing()
-        protocol.close_sent = True
-        assert not protocol.send_now("after close")
-        protocol.close_sent, protocol.handshake_complete = False, False
-        assert not protocol.send_now("too early")
-        assert len(protocol.transport.written) == 1
-
-    asyncio.run(main())

@@ -5,9 +5,7 @@ returns. A client that falls ``limit`` messages behind is disconnected (it can r
 get the full view), so one slow reader cannot hold up a room; so is one whose socket takes a
 frame for longer than ``send_timeout`` seconds (a watchdog timer looks every half of it, so
 between one and one and a half times ``send_timeout``: no timeout context a frame, which cost
-about 3 % of the server's CPU under load, issue 34). When nothing is queued and the
-server's WebSocket protocol offers a direct write (:data:`SEND_NOW`), a message goes out at
-once, without waking the task.
+about 3 % of the server's CPU under load, issue 34).
 """
 
 from __future__ import annotations
@@ -24,8 +22,6 @@ from . import protocol
 log = logging.getLogger("kawuxing.server.connection")
 _ids = itertools.count(1)
 SEND_TIMEOUT = 10.0  # seconds one frame may take to go out before the client is dropped
-# the ASGI scope extension of a direct write, ``send_now(text) -> bool`` (slowclients.guarded_ws)
-SEND_NOW = "kawuxing.send_now"
 
 
 class WsConnection:
@@ -46,8 +42,6 @@ class WsConnection:
         self.sent = 0
         self._buf: deque[str] = deque()
         self._wake = asyncio.Event()
-        # the protocol's direct write (slowclients.guarded_ws), when the server has one
-        self._now = websocket.scope.get("extensions", {}).get(SEND_NOW)
 
     def send(self, message: dict) -> None:
         """Queue ``message`` (a dict, sent as JSON). Never blocks; dropped once closed."""
@@ -58,10 +52,6 @@ class WsConnection:
         """Queue one message already encoded (JSON text: relayed from the process that owns
         the room, issue 17). Never blocks; dropped once closed."""
         if self.closed:
-            return
-        if not self._buf and self._sending is None and self._now is not None \
-                and self._now(text):  # nothing queued and the socket writable: at once
-            self.sent += 1
             return
         if len(self._buf) >= self.limit:
             log.info("connection %d: %d messages behind, disconnecting", self.id, self.limit)

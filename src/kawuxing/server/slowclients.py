@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 
-from .connection import SEND_NOW
 from .guard import client_key, error_body
 
 _REFUSAL = error_body("too_many_connections",
@@ -139,9 +138,7 @@ def guarded_ws(stall_seconds: float) -> type:
     buffer stayed full (asyncio's ``pause_writing``/``resume_writing``). A graceful close would
     wait for that buffer to empty, for ever when the peer never reads: the socket stayed
     open and its seat shown connected (issue 34, found by a test that stops reading). The
-    abort ends the socket's handler as a disconnect does (its seat is detached). 0: never.
-    Its ``send_now`` (the scope extension :data:`SEND_NOW`) writes a text message at once
-    when nothing stands in the way (:class:`~.connection.WsConnection`)."""
+    abort ends the socket's handler as a disconnect does (its seat is detached). 0: never."""
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
     class GuardedWS(WebSocketsSansIOProtocol):
@@ -171,25 +168,5 @@ def guarded_ws(stall_seconds: float) -> type:
         def _stalled(self) -> None:
             self._stall = None
             self.transport.abort()  # (connection_lost follows: the handler sees a disconnect)
-
-        def handle_connect(self, event) -> None:  # type: ignore[no-untyped-def]
-            super().handle_connect(event)
-            scope = getattr(self, "scope", None)
-            if scope is not None:  # (a refused handshake has none)
-                scope["extensions"][SEND_NOW] = self.send_now
-
-        def send_now(self, text: str) -> bool:
-            """Frame ``text`` and hand it to the socket at once, as ``send`` would once its
-            wait for a writable socket is over, when nothing stands in the way: the
-            handshake done, no close sent or received, writes not paused. False (nothing
-            done) otherwise: the caller sends it through ``send`` (issue 34: one task
-            switch and five ASGI layers less a message)."""
-            if (not self.handshake_complete or self.close_sent or self.disconnected
-                    or self.initial_response is not None or not self.writable.is_set()
-                    or self.transport.is_closing()):
-                return False
-            self.conn.send_text(text.encode())
-            self.transport.write(b"".join(self.conn.data_to_send()))
-            return True
 
     return GuardedWS
