@@ -223,3 +223,46 @@ def test_a_bot_win_settles_the_window_before_the_other_seat_passes(tmp_path):
             assert hand.ended and [a.verb for a in hand.actions] == ["discard", "win"]
 
     asyncio.run(main())
+
+
+def test_a_bad_bot_answer_at_the_window_end_does_not_stall_the_room(tmp_path):
+    """A bot answer the engine refuses (a kong seat 1 cannot make) fails the window end's
+    one write with nothing applied; the room does not stall: each seat then answers on its
+    own (the seat with no option passed for at once, the bot asked again after its pause)
+    and the hand goes on."""
+    from kawuxing.engine import Action
+
+    class BadOnce:
+        def __init__(self):
+            self.calls = 0
+
+        def act(self, obs, legal):
+            self.calls += 1
+            return Action(obs.seat, "kong") if self.calls == 1 else legal[-1]
+
+    async def main():
+        async with server(tmp_path, claim_window=0.6, bot_delay=0.6,
+                          decision_seconds=20) as (manager, clock):
+            room, sinks, _ = await humans(manager, clock, ("human", "heuristic", "human"),
+                                          walls=[wall("option")], options=DEALER_SEAT0)
+            bot = room.slots[1].agent = BadOnce()
+            await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
+            await settle(room, clock)
+            for _ in range(100):  # the worker thread decides while the clock stands still
+                if room.pacer.thinking[1][1].done():
+                    break
+                await asyncio.sleep(0.01)
+            clock.advance(0.6)
+            await settle(room, clock)
+            hand = room.match.hand
+            assert hand.phase == "claim" and hand.to_act() == [1]  # seat 2 passed for since
+            for _ in range(40):  # the bot's usual pause, then its answer again
+                clock.advance(0.05)
+                await settle(room, clock)
+                await asyncio.sleep(0.01)
+            assert bot.calls >= 2  # (a third: its own turn, once it drew)
+            assert [(a.seat, a.verb) for a in hand.actions[:3]] == [
+                (0, "discard"), (2, "pass"), (1, "pass")]
+            assert hand.seats[1].discards or hand.current == 1  # seat 1 drew: the hand went on
+
+    asyncio.run(main())

@@ -35,6 +35,7 @@ room's task like any command, and checks on arrival that the room has not moved 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -49,6 +50,8 @@ from .seats import PLAYERS, SEATS
 
 if TYPE_CHECKING:
     from .room import Room
+
+log = logging.getLogger("kawuxing.server.pacing")
 
 # who played an action (kwx_actions.by)
 BY_PLAYER, BY_TIMEOUT, BY_BOT, BY_AUTO, BY_WINDOW = "player", "timeout", "bot", "auto", "window"
@@ -174,6 +177,10 @@ class Pacer:
             problem, taken = await room.answer_for(answers)
             acks.update((seat, None) for seat, _, by in answers
                         if by != BY_WINDOW and problem is None and seat in taken)
+            if problem is not None and problem[0] != protocol.STORAGE:  # (a bot's bad answer)
+                log.warning("room %s: the answers at the window's end were refused (%s); "
+                            "each seat answers again on its own", room.code, problem[1])
+                self.schedule(room)
         self.forget_thinking()  # (a seat that left 托管 meanwhile: its bot's answer is unused)
         held, self.held = self.held, {}
         for seat, (action, by, action_id) in held.items():

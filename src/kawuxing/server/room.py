@@ -664,11 +664,9 @@ class Room(Actor):
                 return (code, exc.reason, exc.rule), False, []
             rows.append(ActionRow(self.match_id, match.number, len(hand.actions) - 1, seat,
                                   action.to_json(), by))
-            taken.append((seat, by))
+            taken.append((seat, action, by))
         over = hand.ended and match.over
-        what = ", ".join(f"{by} {action}" for _, action, by in moves) + \
-            (f" and {len(taken) - len(moves)} passes" if then_idle and len(taken) > len(moves)
-             else "")
+        what = ", ".join(f"{by} {action}" for _, action, by in taken)
         stored = await self.stored(
             lambda: self.store.add_action(
                 rows[0] if len(rows) == 1 else tuple(rows),
@@ -688,12 +686,12 @@ class Room(Actor):
                     None), False, []
         self.stats["accepted"] += len(taken)
         self.version += events
-        for seat, by in taken:
+        for seat, _, by in taken:
             self.pacer.played(self, seat, by)
         if over:
             self.status = FINISHED
         self.pacer.schedule(self)
-        return None, over, [seat for seat, _ in taken]
+        return None, over, [seat for seat, _, _ in taken]
 
     def _with_idle(self, moves: tuple[tuple[int, Action, str], ...], then_idle: bool):
         """``moves``, then (``then_idle``: asked once they are applied) the passes of
