@@ -266,3 +266,68 @@ def test_a_bad_bot_answer_at_the_window_end_does_not_stall_the_room(tmp_path):
             assert hand.seats[1].discards or hand.current == 1  # seat 1 drew: the hand went on
 
     asyncio.run(main())
+
+
+async def _seat2_after_discard(tmp_path, name: str, write) -> list[tuple]:
+    """Seat 0 discards 5p with the store's ``add_action`` wrapped by ``write(real, clock)``
+    (e.g. failing once, or slow once) and, if that was refused, sends it again 1 s later;
+    seat 1 passes at 0.1 s in "option". Returns seat 2's trace from that discard on."""
+    folder = tmp_path / name
+    folder.mkdir(parents=True, exist_ok=True)
+    async with server(folder, claim_window=0.6, bot_delay=0.6, decision_seconds=20,
+                      store_retries=0) as (manager, clock):
+        room, sinks, _ = await humans(manager, clock, ("human",) * 3, walls=[wall(name)],
+                                      options=DEALER_SEAT0)
+        room.store.add_action = write(room.store.add_action, clock)
+        await act(room, sinks[0], [0, "discard", "5p"], action_id="d1")
+        await settle(room, clock)
+        if sinks[0].messages[-1].get("code") == "storage":
+            clock.advance(1.0)
+            await settle(room, clock)
+            await act(room, sinks[0], [0, "discard", "5p"], action_id="d2")
+            await settle(room, clock)
+        got = trace(sinks[2], len(sinks[2].messages) - 1, 0.0)
+        seen, now = len(sinks[2].messages), 0.0
+        while now < 1.0:
+            clock.advance(STEP)
+            now += STEP
+            if name == "option" and abs(now - 0.1) < 1e-9:
+                await act(room, sinks[1], [1, "pass"], action_id="p")
+            await settle(room, clock)
+            got += trace(sinks[2], seen, now)
+            seen = len(sinks[2].messages)
+        return got
+
+
+def test_a_discard_stored_late_or_played_again_keeps_the_window_minimum(tmp_path):
+    """R13.2 whatever happens to the discard's write: refused once and sent again 1 s later,
+    or stored only after 0.7 s (a locked database), the window still lasts its minimum from
+    when the discard is stored, so seat 2 (no option) sees the same messages at the same
+    times whether or not seat 1 could claim (found by a review: the passes were decided
+    before the write and spent the window's minimum on the failed or slow write)."""
+    def failing_once(real, clock):
+        failed = []
+
+        async def add_action(*args, **kwargs):
+            if not failed:
+                failed.append(1)
+                raise RuntimeError("disk full")
+            return await real(*args, **kwargs)
+        return add_action
+
+    def slow_once(real, clock):
+        slow = [True]
+
+        async def add_action(*args, **kwargs):
+            if slow.pop() if slow else False:
+                clock.advance(0.7)
+            return await real(*args, **kwargs)
+        return add_action
+
+    for write in (failing_once, slow_once):
+        with_option, without = (asyncio.run(_seat2_after_discard(tmp_path / write.__name__,
+                                                                 name, write))
+                                for name in ("option", "none"))
+        assert with_option == without
+        assert [(t, kind, phase) for t, kind, _, phase, _, _ in with_option] == [
+            (0.0, "update", "claim"), (0.6, "update", "turn")]

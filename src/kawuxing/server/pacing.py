@@ -78,7 +78,7 @@ class Timer:
 class Pacer:
     """The timers, bot moves and claim window of one room (see the module doc). It keeps
     its own state only: each method is given the room (``room``) whose state it reads, and
-    asks it to carry out what it decided (:meth:`Room.play`, :meth:`Room.pass_for`,
+    asks it to carry out what it decided (:meth:`Room.play`, :meth:`Room.answer_for`,
     :meth:`Room.tell`, :meth:`Room.next_hand`).
 
     ``timers``: seat -> :class:`Timer`; ``bot_handles``: seat -> (version, handle) of a bot move
@@ -302,7 +302,7 @@ class Pacer:
 
     async def _pass_idle(self, room: Room, hand) -> None:
         """Pass, in seat order, for every player's seat that holds no option on the tile on
-        the table (R13.2), stored as one write (:meth:`Room.pass_for`), and send the result
+        the table (R13.2), stored as one write (:meth:`Room.answer_for`), and send the result
         as one update (one broadcast, not one a pass: issue 17). Nothing is passed when
         storing failed (the pacer tries again, :meth:`stalled`)."""
         seats = [seat for seat in hand.idle_seats() if not room.seats.botted(seat)]
@@ -316,8 +316,11 @@ class Pacer:
         :meth:`bot_move` would pass a moment later (one write and one update instead of
         two), when no window minimum holds answers (``claim_window`` 0, or nobody watches
         the room), the room is not paused and no storage failure delays automatic moves
-        (:meth:`stalled`). Empty otherwise, and when no claim window is open."""
-        if (self.window_left(room) > 0 or room.seats.paused()
+        (:meth:`stalled`). Empty otherwise, and when no claim window is open. Asked before
+        the move is stored, so it changes nothing (not :meth:`window_left`, which notes when
+        a window opened: a move stored late, or played again after a failed write, would
+        find its window's minimum already spent and show who could claim, R13.2)."""
+        if ((room.config.claim_window > 0 and self.watched(room)) or room.seats.paused()
                 or self.resume_at > room.clock.now()):
             return []
         return [seat for seat in room.match.hand.idle_seats() if not room.seats.botted(seat)]
