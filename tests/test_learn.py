@@ -183,7 +183,44 @@ def test_self_play_against_opponents_trains_only_the_networks_seat():
     assert batch["mask"][np.arange(len(batch["action"])), batch["action"]].all()
 
 
+def test_advantages_by_gae_over_a_seats_decisions():
+    """GAE(λ) over each seat's successive decisions in a hand, in training units (base units
+    over VALUE_SCALE 16): λ 1 is the return to the hand's end less the value; λ 0 the reward
+    up to the seat's next decision plus that decision's value, less the value. Hand 0: seat 0
+    decides at rows 0 and 2 (8 base units to come at both: no reward between), seat 1 at
+    row 1; hand 1: seat 0 once."""
+    from kawuxing.learn.ppo import advantages
+
+    def row(value, seat, ret, hand):
+        return [None, None, None, None, value, seat, ret, None, hand]
+
+    rows = [row(0.1, 0, 8.0, 0), row(0.2, 1, -4.0, 0), row(0.3, 0, 8.0, 0), row(0.0, 0, 16.0, 1)]
+    expected = {1.0: [0.4, -0.45, 0.2, 1.0], 0.5: [0.3, -0.45, 0.2, 1.0],
+                0.0: [0.2, -0.45, 0.2, 1.0]}
+    for lam, adv in expected.items():
+        got, target = advantages(rows, lam)
+        assert got == pytest.approx(adv, abs=1e-6)
+        assert target == pytest.approx(np.array(adv) + [0.1, 0.2, 0.3, 0.0], abs=1e-6)
+
+
+def test_self_play_batch_advantages_are_the_return_less_the_value_at_lambda_one():
+    """The rollout's batch carries each decision's advantage and value target; with the
+    default λ 1 they are the return (base units / VALUE_SCALE) less the value, and the
+    return."""
+    from kawuxing.agents.policy import INPUTS
+    from kawuxing.learn.fit import VALUE_SCALE
+    from kawuxing.learn.ppo import PPOConfig, SelfPlay
+
+    config = FitConfig(hidden=[16], seed=1)
+    trainer = Trainer(init_net(np.ones(INPUTS[2], np.float32), config), config)
+    batch = SelfPlay(trainer, PPOConfig(envs=4, steps=80, seed=2), "standard").rollout()
+    assert len(batch["action"]) > 0
+    assert batch["adv"] == pytest.approx(batch["ret"] / VALUE_SCALE - batch["value"], abs=1e-5)
+    assert batch["target"] == pytest.approx(batch["ret"] / VALUE_SCALE, abs=1e-5)
+
+
 @pytest.mark.parametrize("args, words", [
+    (["--rl-gae-lambda", "1.5"], "--rl-gae-lambda must be between 0 and 1, got 1.5"),
     (["--hidden", "0"], "--hidden '0': layer widths"),
     (["--epochs", "0"], "--epochs must be at least 1, got 0"),
     (["--teacher", "nobody"], "unknown bot 'nobody'"),

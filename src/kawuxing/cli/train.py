@@ -33,6 +33,7 @@ def train(
     rl_gate_every: Annotated[int, typer.Option("--rl-gate-every", help="self-play iterations between gates")] = 150,
     rl_lr: Annotated[float, typer.Option("--rl-lr", help="Adam's step size in self-play")] = 3e-5,
     rl_envs: Annotated[int, typer.Option("--rl-envs", help="self-play hands stepped at once (an iteration is 48 steps of them)")] = 64,
+    rl_gae_lambda: Annotated[float, typer.Option("--rl-gae-lambda", help="λ of the advantages over a seat's successive decisions (1: the return to the hand's end less the value)")] = 1.0,
     rl_opponents: Annotated[Optional[str], typer.Option("--rl-opponents", help="a bot that plays two seats of every self-play hand (the network plays one and learns against it); default: the network in every seat")] = None,
     init: Annotated[Optional[Path], typer.Option("--init", help="start from this policy file (self-play only, no imitation; it is the first best)")] = None,
     prior: Annotated[Optional[str], typer.Option("--prior", help="with --init: 'expert' adds the expert's ranking to the network's logits and learns a correction to it")] = None,
@@ -61,6 +62,8 @@ def train(
         for name, value in (("--lr", lr), ("--rl-lr", rl_lr)):
             if not 0 < value < 1:
                 raise ValueError(f"{name} must be between 0 and 1, got {value}")
+        if not 0 <= rl_gae_lambda <= 1:
+            raise ValueError(f"--rl-gae-lambda must be between 0 and 1, got {rl_gae_lambda}")
         if init is not None and not resume:
             if epochs:
                 raise ValueError("--init starts from a policy file: no imitation epochs (leave --epochs out)")
@@ -99,7 +102,9 @@ def train(
                        fit=FitConfig(hidden=widths, lr=lr, seed=seed), gate_deals=gate_deals,
                        gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
                        rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,
-                       encoding=encoding, ppo=PPOConfig(envs=rl_envs, lr=rl_lr, opponents=rl_opponents),
+                       encoding=encoding,
+                       ppo=PPOConfig(envs=rl_envs, lr=rl_lr, opponents=rl_opponents,
+                                     gae_lambda=rl_gae_lambda),
                        init=None if init is None else str(init.resolve()), prior=prior)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,

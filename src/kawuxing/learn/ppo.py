@@ -37,7 +37,10 @@ class PPOConfig:
     over each batch in minibatches of ``minibatch``; ``lr``; ``clip`` (PPO's ε); ``entropy``
     and ``value_weight``: the weights of the entropy bonus and of the value loss; ``seed``;
     ``opponents``: a bot spec that plays the two seats of each hand the network does not (None:
-    self-play, the network in every seat)."""
+    self-play, the network in every seat); ``gae_lambda``: λ of the advantages over a seat's
+    successive decisions in a hand (1: the return to the end of the hand less the value, as
+    Monte Carlo; below 1 the value of the seat's next decision stands in for the rest of the
+    hand more and more, trading the noise of a whole hand's outcome for the value's bias)."""
 
     envs: int = 64
     steps: int = 48
@@ -49,6 +52,7 @@ class PPOConfig:
     value_weight: float = 0.5
     seed: int = 0
     opponents: str | None = None
+    gae_lambda: float = 1.0
 
     def to_json(self) -> dict:
         """The config as JSON."""
@@ -74,7 +78,7 @@ class SelfPlay:
             for i in range(config.envs):
                 self.seat_bots(i)
         # per hand: the decisions not yet finished: [x int8-able, mask, action, logp, value,
-        # seat, return so far, prior logits or None]
+        # seat, return so far, prior logits or None] (the hand's number added when it ends)
         self.pending: list[list[list]] = [[] for _ in range(config.envs)]
         self.hands = 0
 
@@ -108,19 +112,21 @@ class SelfPlay:
                     for rec in self.pending[i]:
                         rec[6] += float(r[rec[5]])
                 if dones[i]:
-                    done_rows += self.pending[i]
+                    done_rows += [rec + [self.hands] for rec in self.pending[i]]
                     self.pending[i] = []
                     self.hands += 1
                     if cfg.opponents:
                         self.seat_bots(i)
         if not done_rows:
             return {}
+        adv, target = advantages(done_rows, cfg.gae_lambda)
         batch = {"x": np.stack([r[0] for r in done_rows]),
                  "mask": np.stack([r[1] for r in done_rows]),
                  "action": np.array([r[2] for r in done_rows]),
                  "logp": np.array([r[3] for r in done_rows], np.float32),
                  "value": np.array([r[4] for r in done_rows], np.float32),
-                 "ret": np.array([r[6] for r in done_rows], np.float32)}
+                 "ret": np.array([r[6] for r in done_rows], np.float32),
+                 "adv": adv, "target": target}
         if self.prior is not None:
             batch["prior"] = np.stack([r[7] for r in done_rows])
         return batch
@@ -158,8 +164,7 @@ class SelfPlay:
         approximate KL and the share of clipped ratios."""
         cfg, trainer = self.config, self.trainer
         n = len(batch["action"])
-        target = batch["ret"] / VALUE_SCALE
-        adv = target - batch["value"]
+        target, adv = batch["target"], batch["adv"]
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         stats = []
         for _ in range(cfg.epochs):
@@ -191,3 +196,26 @@ class SelfPlay:
                               (batch["logp"][rows] - logp).mean(), 1 - active.mean()))
         keys = ("policy_loss", "value_loss", "entropy", "kl", "clipped")
         return {k: round(float(v), 4) for k, v in zip(keys, np.mean(stats, axis=0))}
+
+
+def advantages(rows: list[list], lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """The advantage and the value target (training units) of each decision of ``rows`` (the
+    records of ended hands, each hand's in the order they were made, its number last), by
+    GAE(λ) over each seat's successive decisions in its hand: with ``G`` the seat's score
+    change from a decision to the hand's end and ``v`` the value head's estimate there, the
+    reward between two decisions is ``G_t − G_{t+1}`` and ``δ_t = r_t + v_{t+1} − v_t``
+    (after the seat's last decision the hand is over: ``v`` 0); ``A_t = Σ λ^k δ_{t+k}``,
+    target ``A_t + v_t``. λ = 1 gives ``A_t = G_t − v_t``, the return less the value."""
+    ret = np.array([r[6] for r in rows], np.float64) / VALUE_SCALE
+    value = np.array([r[4] for r in rows], np.float64)
+    gae = np.zeros(len(rows), np.float64)
+    later: dict[tuple[int, int], int] = {}  # (hand, seat) -> the seat's next decision
+    for i in range(len(rows) - 1, -1, -1):
+        key = (rows[i][-1], rows[i][5])
+        j = later.get(key)
+        if j is None:
+            gae[i] = ret[i] - value[i]
+        else:
+            gae[i] = ret[i] - ret[j] + value[j] - value[i] + lam * gae[j]
+        later[key] = i
+    return gae.astype(np.float32), (gae + value).astype(np.float32)
