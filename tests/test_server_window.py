@@ -46,19 +46,25 @@ async def watch(tmp_path, name: str, seats, seat1_answer_at: float | None) -> li
                                       options=DEALER_SEAT0)
         await act(room, sinks[0], [0, "discard", "5p"], action_id="d")
         await settle(room, clock)
-        got = trace(sinks[2], len(sinks[2].messages) - 1, 0.0)  # the discard's update
+        return await follow(room, sinks, clock, 1.5,
+                            seat1_answer_at if name == "option" else None)
+
+
+async def follow(room, sinks, clock, seconds: float, seat1_answer_at: float | None
+                 ) -> list[tuple]:
+    """Seat 2's trace from its last message (the discard's update, t=0) over ``seconds``, the
+    clock moved in STEP steps; seat 1 passes at ``seat1_answer_at`` if given."""
+    got = trace(sinks[2], len(sinks[2].messages) - 1, 0.0)
+    seen, now = len(sinks[2].messages), 0.0
+    while now < seconds:
+        clock.advance(STEP)
+        now += STEP
+        if seat1_answer_at is not None and abs(now - seat1_answer_at) < 1e-9:
+            await act(room, sinks[1], [1, "pass"], action_id="p")
+        await settle(room, clock)
+        got += trace(sinks[2], seen, now)
         seen = len(sinks[2].messages)
-        now = 0.0
-        while now < 1.5:
-            clock.advance(STEP)
-            now += STEP
-            if seat1_answer_at is not None and abs(now - seat1_answer_at) < 1e-9 and \
-                    name == "option":
-                await act(room, sinks[1], [1, "pass"], action_id="p")
-            await settle(room, clock)
-            got += trace(sinks[2], seen, now)
-            seen = len(sinks[2].messages)
-        return got
+    return got
 
 
 def test_no_option_seat_sees_the_same_against_a_fast_human(tmp_path):
@@ -286,17 +292,7 @@ async def _seat2_after_discard(tmp_path, name: str, write) -> list[tuple]:
             await settle(room, clock)
             await act(room, sinks[0], [0, "discard", "5p"], action_id="d2")
             await settle(room, clock)
-        got = trace(sinks[2], len(sinks[2].messages) - 1, 0.0)
-        seen, now = len(sinks[2].messages), 0.0
-        while now < 1.0:
-            clock.advance(STEP)
-            now += STEP
-            if name == "option" and abs(now - 0.1) < 1e-9:
-                await act(room, sinks[1], [1, "pass"], action_id="p")
-            await settle(room, clock)
-            got += trace(sinks[2], seen, now)
-            seen = len(sinks[2].messages)
-        return got
+        return await follow(room, sinks, clock, 1.0, 0.1 if name == "option" else None)
 
 
 def test_a_discard_stored_late_or_played_again_keeps_the_window_minimum(tmp_path):
