@@ -1029,6 +1029,7 @@ def test_a_refused_room_form_is_told_in_the_pages_words(server, browser, lang):
     try:
         open_lobby_in(page, server, lang)
         page.fill("input[name=nickname]", f"表单{lang}")
+        page.wait_for_selector("select[name=opt_cap] option", state="attached")  # built from GET /api/rules
         page.eval_on_selector("select[name=opt_cap]", "s => { s.options[s.options.length - 1].value = '1' + '0'.repeat(40); s.selectedIndex = s.options.length - 1; }")
         page.click(".create-btn")
         toast = page.wait_for_selector(".toast.error")
