@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from kawuxing.agents.policy import PolicyNet
+from kawuxing.agents.policy import INPUTS, PolicyNet
 from kawuxing.envs.actions import NUM_ACTIONS
 from kawuxing.learn.fit import FitConfig, Trainer, init_net, inputs, masks
 from kawuxing.learn.selfplay import PRESET_MIX, generate, load_shards, play_hand
@@ -73,6 +73,47 @@ def test_fit_gradients_match_finite_differences():
             down = loss()
             param[at] = old
             assert (up - down) / 2e-2 == pytest.approx(float(grad[at]), rel=0.05, abs=1e-4)
+
+
+def test_tile_head_gradients_match_finite_differences():
+    """The tile head (kawuxing.agents.tile_head): every weight's gradient, and the trunk's
+    through it, equal finite differences of the loss; its logits land on each kind's
+    discard, declaring discards (R8.1, R8.6) and kongs (R6.1, R6.2) only."""
+    rng = np.random.default_rng(1)
+    config = FitConfig(hidden=[8, 6], value_weight=0.5, tile=5)
+    net = init_net(np.ones(INPUTS[2], np.float32), config)
+    net.tile.v[...] = rng.standard_normal(net.tile.v.shape) * 0.5  # (zero when new)
+    net.tile.b[...] = rng.standard_normal(net.tile.b.shape) * 0.1
+    x = rng.standard_normal((4, INPUTS[2])).astype(np.float32)
+    mask = np.zeros((4, NUM_ACTIONS), bool)
+    mask[:, [3, 12, 40, 60 + 15 * 12 + 2, 513, 520, 550]] = True
+    action = np.array([3, 12, 40 + 0, 550])
+    outcome = rng.standard_normal(4).astype(np.float32) * 10
+    trainer = Trainer(net, config)
+    _, _, grads = trainer.loss_and_grads(x, mask, action, outcome)
+    assert len(grads) == len(trainer.params) == 2 * 2 + 4 + 4
+
+    def loss() -> float:
+        p, v, _ = trainer.loss_and_grads(x, mask, action, outcome)
+        return p + config.value_weight * v
+
+    for param, grad in zip(trainer.params, grads):
+        for _ in range(4):
+            flat = int(np.argmax(np.abs(grad))) if _ == 0 else int(rng.integers(0, grad.size))
+            at = np.unravel_index(flat, param.shape)
+            old = float(param[at])
+            param[at] = old + 1e-3
+            up = loss()
+            param[at] = old - 1e-3
+            down = loss()
+            param[at] = old
+            assert (up - down) / 2e-3 == pytest.approx(float(grad[at]), rel=0.05, abs=1e-4)
+    logits, _ = net.forward(x)
+    net.tile = None
+    base, _ = net.forward(x)
+    moved = np.flatnonzero(np.abs(logits - base).max(0) > 0)
+    kinds = set(range(0, 510)) | set(range(514, 574))  # discards, 亮倒 discards, kongs
+    assert set(moved.tolist()) <= kinds and len(moved) == len(kinds)
 
 
 def test_a_tiny_training_run_end_to_end_and_resumed(tmp_path):

@@ -23,13 +23,17 @@ from kawuxing.learn.fit import FitConfig, init_net
 from kawuxing.rules import ALL_PRESETS, RuleSet
 
 
-def small_net(seed: int = 0, hidden=(24, 12), encoding: int = 1) -> PolicyNet:
-    """A seeded network with non-zero biases (so that every term counts)."""
+def small_net(seed: int = 0, hidden=(24, 12), encoding: int = 1, tile: int = 0) -> PolicyNet:
+    """A seeded network with non-zero biases and tile head outputs (so that every term
+    counts)."""
     net = init_net(np.full(INPUTS[encoding], 0.5, np.float32),
-                   FitConfig(hidden=list(hidden), seed=seed))
+                   FitConfig(hidden=list(hidden), seed=seed, tile=tile))
     rng = np.random.default_rng(seed + 1)
     for w, b in net.hidden + [net.pi, net.value]:
         b += rng.standard_normal(b.shape).astype(np.float32) * 0.1
+    if tile:
+        net.tile.b[...] = rng.standard_normal(net.tile.b.shape) * 0.1
+        net.tile.v[...] = rng.standard_normal(net.tile.v.shape)
     return net
 
 
@@ -42,12 +46,28 @@ def reference_forward(net: PolicyNet, x: np.ndarray) -> tuple[np.ndarray, np.nda
     logits = [sum(h[i] * float(net.pi[0][i, j]) for i in range(len(h))) + float(net.pi[1][j])
               for j in range(NUM_ACTIONS)]
     value = sum(h[i] * float(net.value[0][i, 0]) for i in range(len(h))) + float(net.value[1][0])
+    if net.tile is not None:  # kind k's column: planes 0-99 then shape rows 0-3 (3,000 on)
+        a, b, c, v = net.tile.arrays()
+        scaled = [float(x_) * float(s) for x_, s in zip(x, net.in_scale)]
+        for k in range(30):
+            col = [scaled[r * 30 + k] for r in range(100)] + [scaled[3060 + r * 30 + k]
+                                                             for r in range(4)]
+            u = [max(0.0, sum(col[i] * float(a[i, j]) for i in range(104))
+                     + sum(h[i] * float(c[i, j]) for i in range(len(h))) + float(b[k, j]))
+                 for j in range(a.shape[1])]
+            discard, declare, kong = (sum(u[j] * float(v[j, o]) for j in range(len(u)))
+                                      for o in range(3))
+            logits[k] += discard  # discard k (R4.1)
+            for i in [30 + k] + [60 + 15 * k + m for m in range(15)]:  # 亮倒 (R8.1, R8.6)
+                logits[i] += discard + declare
+            logits[514 + k] += kong  # concealed kong (R6.1)
+            logits[544 + k] += kong  # added kong (R6.2)
     return np.array(logits), value
 
 
-@pytest.mark.parametrize("encoding", [1, 2])
-def test_inference_equals_a_plain_reference_on_fixed_inputs(tmp_path, encoding):
-    net = small_net(encoding=encoding)
+@pytest.mark.parametrize("encoding, tile", [(1, 0), (2, 0), (2, 3)])
+def test_inference_equals_a_plain_reference_on_fixed_inputs(tmp_path, encoding, tile):
+    net = small_net(encoding=encoding, tile=tile)
     path = tmp_path / "p.npz"
     net.save(path)
     loaded = PolicyNet.load(path)
@@ -61,10 +81,12 @@ def test_inference_equals_a_plain_reference_on_fixed_inputs(tmp_path, encoding):
     assert value[0] == pytest.approx(want_value, abs=1e-4)
     assert loaded.meta["format"] == "kawuxing-policy" and loaded.meta["hidden"] == [24, 12]
     assert (loaded.encoding, loaded.meta["encoding"]) == (encoding, encoding)
+    assert loaded.meta.get("tile") == (tile or None)
 
 
 def test_bad_policy_files_are_one_clear_error(tmp_path):
     good = small_net().arrays()
+    tiled = small_net(encoding=2, tile=4).arrays()
     cases = {
         "missing.npz": (None, "no such policy file"),
         "text.npz": (b"not a zip", "not a policy file"),
@@ -80,6 +102,11 @@ def test_bad_policy_files_are_one_clear_error(tmp_path):
         "nan.npz": (dict(good, pi_b=np.full(NUM_ACTIONS, np.nan, np.float32)),
                     "pi_b must hold finite floats"),
         "nometa.npz": ({k: v for k, v in good.items() if k != "meta"}, "no 'meta' entry"),
+        "tile1.npz": (dict(good, meta=np.array(json.dumps(
+            json.loads(str(good["meta"])) | {"tile": 4}))), "meta.tile must be the tile head's"),
+        "tilea.npz": (dict(tiled, tile_a=np.zeros((100, 4), np.float32)),
+                      "tile_a has shape (100, 4), expected (104, 4)"),
+        "tilev.npz": ({k: v for k, v in tiled.items() if k != "tile_v"}, "no array 'tile_v'"),
         "folder": ("dir", "a folder, not a policy file"),
     }
     for name, (content, words) in cases.items():
@@ -149,7 +176,7 @@ def play_hand(rules: RuleSet, seed: str, agents) -> tuple[list, list[int]]:
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_policy_plays_only_legal_actions_the_same_for_the_same_seed(preset):
     rules = RuleSet.preset(preset)
-    net = small_net(3)
+    net = small_net(3, encoding=2, tile=4)
     for h in range(3):
         first = play_hand(rules, f"{preset}/{h}", [PolicyAgent(net) for _ in range(3)])
         again = play_hand(rules, f"{preset}/{h}", [PolicyAgent(net) for _ in range(3)])

@@ -10,7 +10,10 @@ A *policy file* is a ``.npz`` of ``float32`` arrays and one JSON string:
 - ``w0, b0, w1, b1, …``: the hidden layers (``(N, H1)``, ``(H1,)``, ``(H1, H2)``, …), ReLU;
 - ``pi_w, pi_b``: ``(H, 584)``, ``(584,)``: one logit per action index
   (:mod:`kawuxing.envs.actions`); ``v_w, v_b``: ``(H, 1)``, ``(1,)``: the value head, the
-  seat's expected score change over the hand (base units).
+  seat's expected score change over the hand (base units);
+- with ``meta["tile"]`` ``T`` (encoding 2 only): ``tile_a, tile_b, tile_c, tile_v``
+  (``(104, T)``, ``(30, T)``, ``(H, T)``, ``(T, 3)``): the tile head
+  (:mod:`kawuxing.agents.tile_head`), whose per-kind scores are added to the logits.
 
 ``meta`` may hold ``"prior"``: the network's logits are then added to the expert's ranking
 (a residual policy, :mod:`kawuxing.agents.prior`).
@@ -42,6 +45,8 @@ from ..envs.views import seat_shown
 from ..tiles import NUM_KINDS
 from .expert import ExpertAgent
 from .prior import Prior
+from .tile_head import OUTPUTS as TILE_OUTPUTS
+from .tile_head import TILE_INPUTS, TileHead
 
 FORMAT = "kawuxing-policy"
 FEATURES = SHAPE[0] * SHAPE[1]  # 3,060: the planes of kawuxing.envs.tensors, flattened
@@ -69,14 +74,16 @@ class PolicyError(ValueError):
 @dataclass
 class PolicyNet:
     """A policy and value network (module docstring): ``hidden`` ``[(w, b), …]``, the heads
-    ``pi`` and ``value`` as ``(w, b)``, ``in_scale`` ``(N,)`` and ``meta``; the encoding
-    (1 or 2) follows from ``N`` (:data:`INPUTS`)."""
+    ``pi`` and ``value`` as ``(w, b)``, ``in_scale`` ``(N,)``, ``meta`` and an optional
+    ``tile`` head (encoding 2 only); the encoding (1 or 2) follows from ``N``
+    (:data:`INPUTS`)."""
 
     in_scale: np.ndarray
     hidden: list[tuple[np.ndarray, np.ndarray]]
     pi: tuple[np.ndarray, np.ndarray]
     value: tuple[np.ndarray, np.ndarray]
     meta: dict = field(default_factory=dict)
+    tile: TileHead | None = None
 
     @property
     def prior(self) -> Prior | None:
@@ -100,22 +107,29 @@ class PolicyNet:
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``x``: ``(B, N)`` inputs (:meth:`inputs`). Returns ``(logits (B, 584), value
         (B,))``."""
-        h = x * self.in_scale
+        h = scaled = x * self.in_scale
         for w, b in self.hidden:
             h = np.maximum(h @ w + b, 0.0)
-        return h @ self.pi[0] + self.pi[1], (h @ self.value[0] + self.value[1])[:, 0]
+        logits = h @ self.pi[0] + self.pi[1]
+        if self.tile is not None:
+            logits += self.tile.forward(scaled, h)[0]
+        return logits, (h @ self.value[0] + self.value[1])[:, 0]
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The arrays of a policy file (module docstring), ``meta`` as a JSON string."""
-        out = {"meta": np.array(json.dumps(self.meta | {"format": FORMAT,
-                                                         "encoding": self.encoding,
-                                                         "hidden": [w.shape[1] for w, _ in
-                                                                    self.hidden]})),
-               "in_scale": self.in_scale}
+        shape = {"format": FORMAT, "encoding": self.encoding,
+                 "hidden": [w.shape[1] for w, _ in self.hidden]}
+        meta = {k: v for k, v in self.meta.items() if k != "tile"} | shape
+        if self.tile is not None:
+            meta["tile"] = self.tile.width
+        out = {"meta": np.array(json.dumps(meta)), "in_scale": self.in_scale}
         for i, (w, b) in enumerate(self.hidden):
             out[f"w{i}"], out[f"b{i}"] = w, b
         out["pi_w"], out["pi_b"] = self.pi
         out["v_w"], out["v_b"] = self.value
+        if self.tile is not None:
+            for key, a in zip("abcv", self.tile.arrays()):
+                out[f"tile_{key}"] = a
         return out
 
     def save(self, path: str | Path) -> None:
@@ -181,9 +195,17 @@ class PolicyNet:
         hidden = [(get(f"w{i}", (sizes[i], sizes[i + 1])), get(f"b{i}", (sizes[i + 1],)))
                   for i in range(len(widths))]
         last = widths[-1]
+        tile = None
+        width = meta.get("tile")
+        if width is not None:
+            if encoding != 2 or not isinstance(width, int) or isinstance(width, bool) or width < 1:
+                raise PolicyError(f"{name}: meta.tile must be the tile head's width, a whole "
+                                  f"number of at least 1, under encoding 2")
+            tile = TileHead(get("tile_a", (TILE_INPUTS, width)), get("tile_b", (NUM_KINDS, width)),
+                            get("tile_c", (last, width)), get("tile_v", (width, TILE_OUTPUTS)))
         return cls(get("in_scale", (sizes[0],)), hidden,
                    (get("pi_w", (last, NUM_ACTIONS)), get("pi_b", (NUM_ACTIONS,))),
-                   (get("v_w", (last, 1)), get("v_b", (1,))), meta)
+                   (get("v_w", (last, 1)), get("v_b", (1,))), meta, tile)
 
 
 class PolicyAgent:

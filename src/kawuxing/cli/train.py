@@ -23,6 +23,7 @@ def train(
     teacher: Annotated[str, typer.Option("--teacher", help="the bot whose self-play is imitated")] = "expert",
     epochs: Annotated[Optional[int], typer.Option("--epochs", help="passes over the data in all (default 8; with --resume: the new total)")] = None,
     hidden: Annotated[Optional[str], typer.Option("--hidden", help="hidden layer widths, comma-separated (default 512,256; with --init: the file's)")] = None,
+    tile: Annotated[int, typer.Option("--tile", help="the width of a tile head: one small network shared by the 30 kinds scores each kind's discard, 亮倒 and kongs (0: none; encoding 2)")] = 0,
     lr: Annotated[float, typer.Option("--lr", help="Adam's step size")] = 1e-3,
     encoding: Annotated[Optional[int], typer.Option("--encoding", help="what the network reads: 1 the planes, 2 the planes and the shape features (default 2; with --init: the file's)")] = None,
     gate_deals: Annotated[int, typer.Option("--gate-deals", help="duplicate deals of each gate (0: no gate)")] = 200,
@@ -55,6 +56,7 @@ def train(
             check_bot(rl_opponents)
         for name, value, low in (("--hands", hands, 1), ("--epochs", 1 if epochs is None else epochs, 1),
                                  ("--gate-deals", gate_deals, 0), ("--workers", workers, 0),
+                                 ("--tile", tile, 0),
                                  ("--rl-iterations", rl_iterations or 0, 0),
                                  ("--rl-gate-every", rl_gate_every, 1), ("--rl-envs", rl_envs, 1)):
             if value < low:
@@ -88,6 +90,8 @@ def train(
         encoding = 2 if encoding is None else encoding
         if encoding not in (1, 2):
             raise ValueError(f"--encoding must be 1 or 2, got {encoding}")
+        if tile and (encoding != 2 or init is not None):
+            raise ValueError("--tile: a new network of encoding 2 only (not with --init or --encoding 1)")
     except ValueError as exc:  # (PolicyError too: a file that is no policy names its fault)
         fail(str(exc))
     hidden = hidden or "512,256"
@@ -99,7 +103,7 @@ def train(
         fail(f"--hidden {hidden!r}: layer widths, whole numbers of at least 1, comma-separated")
     config = RunConfig(hands=hands, teacher=teacher, data_seed=seed,
                        epochs=0 if init is not None else epochs or 8,
-                       fit=FitConfig(hidden=widths, lr=lr, seed=seed), gate_deals=gate_deals,
+                       fit=FitConfig(hidden=widths, lr=lr, seed=seed, tile=tile), gate_deals=gate_deals,
                        gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
                        rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,
                        encoding=encoding,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..agents.policy import FEATURES, INPUTS, PolicyNet
+from ..agents.tile_head import TileHead
 from ..envs.actions import NUM_ACTIONS
 from ..envs.features import shape_features
 from ..envs.tensors import SCORES
@@ -60,13 +61,15 @@ def masks(packed: np.ndarray) -> np.ndarray:
 @dataclass
 class FitConfig:
     """``hidden``: layer widths; ``lr``: Adam's step; ``batch``: decisions a step;
-    ``value_weight``: the value loss's weight beside the policy's; ``seed``."""
+    ``value_weight``: the value loss's weight beside the policy's; ``seed``; ``tile``: the
+    width of a tile head (:mod:`kawuxing.agents.tile_head`; 0 none; encoding 2 only)."""
 
     hidden: list[int] = field(default_factory=lambda: [512, 256])
     lr: float = 1e-3
     batch: int = 512
     value_weight: float = 0.5
     seed: int = 0
+    tile: int = 0
 
 
 def init_net(in_scale: np.ndarray, config: FitConfig) -> PolicyNet:
@@ -83,13 +86,31 @@ def init_net(in_scale: np.ndarray, config: FitConfig) -> PolicyNet:
         return w.astype(np.float32), np.zeros(n_out, np.float32)
 
     hidden = [layer(sizes[i], sizes[i + 1], 2.0) for i in range(len(config.hidden))]
-    return PolicyNet(in_scale.astype(np.float32), hidden, layer(sizes[-1], NUM_ACTIONS, 0.1),
-                     layer(sizes[-1], 1, 0.1))
+    net = PolicyNet(in_scale.astype(np.float32), hidden, layer(sizes[-1], NUM_ACTIONS, 0.1),
+                    layer(sizes[-1], 1, 0.1))
+    if config.tile:
+        net.tile = new_tile_head(net, config.tile, rng)
+    return net
+
+
+def new_tile_head(net: PolicyNet, width: int, rng: np.random.Generator) -> TileHead:
+    """A tile head of ``width`` for ``net`` (which must read encoding 2): it adds nothing until
+    trained. Raises ``ValueError`` under encoding 1."""
+    if net.encoding != 2:
+        raise ValueError("a tile head reads the shape features: encoding 2 only")
+    return TileHead.new(net.hidden[-1][0].shape[1], width, rng)
 
 
 def input_scale(x: np.ndarray) -> np.ndarray:
     """``(N,)``: 1 over each input's largest magnitude in ``x`` (1 where it is at most 1)."""
     return (1.0 / np.maximum(1.0, np.abs(x).max(axis=0))).astype(np.float32)
+
+
+class _Activations(list):
+    """The layers' activations of :meth:`Trainer.forward` and, with a tile head, what its
+    backward pass needs (``tile``)."""
+
+    tile: tuple[np.ndarray, np.ndarray] | None = None
 
 
 class Trainer:
@@ -99,6 +120,8 @@ class Trainer:
     def __init__(self, net: PolicyNet, config: FitConfig) -> None:
         self.net, self.config = net, config
         self.params = [a for w, b in net.hidden for a in (w, b)] + [*net.pi, *net.value]
+        if net.tile is not None:
+            self.params += net.tile.arrays()
         self.m = [np.zeros_like(p) for p in self.params]
         self.v = [np.zeros_like(p) for p in self.params]
         self.steps = 0
@@ -110,11 +133,14 @@ class Trainer:
         logits added to the network's (:mod:`kawuxing.agents.prior`; constants, no
         gradient)."""
         net = self.net
-        acts = [x * net.in_scale]
+        acts = _Activations([x * net.in_scale])
         for w, b in net.hidden:
             acts.append(np.maximum(acts[-1] @ w + b, 0.0))
         h = acts[-1]
         logits = h @ net.pi[0] + net.pi[1]
+        if net.tile is not None:
+            tile_logits, acts.tile = net.tile.forward(acts[0], h)
+            logits += tile_logits
         if prior is not None:
             logits += prior
         z = np.where(mask, logits, -1e9)
@@ -133,13 +159,17 @@ class Trainer:
         grads_pi = [h.T @ dz, dz.sum(0)]
         grads_v = [h.T @ dv, dv.sum(0)]
         dh = dz @ net.pi[0].T + dv @ net.value[0].T
+        grads_tile: list[np.ndarray] = []
+        if net.tile is not None:
+            grads_tile, dh_tile = net.tile.backward(acts.tile, h, dz)
+            dh += dh_tile
         grads_hidden: list[np.ndarray] = []
         for i in range(len(net.hidden) - 1, -1, -1):
             dh = dh * (acts[i + 1] > 0)
             grads_hidden[:0] = [acts[i].T @ dh, dh.sum(0)]
             if i:
                 dh = dh @ net.hidden[i][0].T
-        return grads_hidden + grads_pi + grads_v
+        return grads_hidden + grads_pi + grads_v + grads_tile
 
     def loss_and_grads(self, x: np.ndarray, mask: np.ndarray, action: np.ndarray,
                        outcome: np.ndarray) -> tuple[float, float, list[np.ndarray]]:
@@ -179,9 +209,10 @@ class Trainer:
         """A copy of the network with the value head in base units and ``meta``."""
         net = self.net
         w, b = net.value
+        tile = None if net.tile is None else TileHead(*(a.copy() for a in net.tile.arrays()))
         return PolicyNet(net.in_scale.copy(), [(w_.copy(), b_.copy()) for w_, b_ in net.hidden],
                          (net.pi[0].copy(), net.pi[1].copy()),
-                         (w * VALUE_SCALE, b * VALUE_SCALE), meta)
+                         (w * VALUE_SCALE, b * VALUE_SCALE), meta, tile)
 
     def state(self) -> dict[str, np.ndarray]:
         """Adam's moments and step count, to resume (arrays by name)."""
