@@ -297,3 +297,80 @@ def test_resume_of_a_folder_whose_config_is_not_a_runs_is_one_error_line(tmp_pat
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"error: {run}/config.json: not the config of a run")
+
+
+def test_the_oracle_critic_learns_what_only_the_hidden_state_tells():
+    """The critic reads the privileged planes beside the seat's inputs: a target that is a
+    function of the hidden planes alone (here: the count of one hidden row) is fitted, its
+    error falling to a fraction of the target's variance."""
+    from kawuxing.learn.critic import OracleCritic
+
+    rng = np.random.default_rng(3)
+    critic = OracleCritic(8, widths=(32,), lr=3e-3, seed=1)
+    x = rng.standard_normal((256, 8)).astype(np.float32)
+    hidden = (rng.random((256, 21, 30)) < 0.2).astype(np.int8)
+    target = hidden[:, 4].sum(1).astype(np.float32) / 6 - 1
+    first = critic.fit(x, hidden, target)
+    for _ in range(300):
+        last = critic.fit(x, hidden, target)
+    assert first > 0.5 * target.var() and last < 0.1 * target.var()
+    assert critic.value(x, hidden).shape == (256,)
+
+
+def test_self_play_with_the_oracle_critic_as_baseline(tmp_path):
+    """With ``oracle`` the batch's value is the critic's (it reads each deciding seat's hidden
+    planes, recorded beside the decision, never the policy), the advantage the return less
+    it; during the warm-up only the critic moves, after it the policy too; the critic saves
+    and loads (to resume a run) and refuses a file of another shape."""
+    from kawuxing.learn.fit import VALUE_SCALE
+    from kawuxing.learn.ppo import PPOConfig, SelfPlay
+
+    config = FitConfig(hidden=[16], seed=1)
+    trainer = Trainer(init_net(np.ones(INPUTS[2], np.float32), config), config)
+    play = SelfPlay(trainer, PPOConfig(envs=4, steps=80, seed=2, oracle=True, oracle_warmup=1),
+                    "standard")
+    batch = play.rollout()
+    n = len(batch["action"])
+    assert n > 0 and batch["hidden"].shape == (n, 21, 30) and batch["hidden"].any()
+    x = batch["x"] * trainer.net.in_scale
+    assert batch["value"] == pytest.approx(play.critic.value(x, batch["hidden"]), abs=1e-5)
+    assert batch["adv"] == pytest.approx(batch["ret"] / VALUE_SCALE - batch["value"], abs=1e-5)
+    policy = [p.copy() for p in trainer.params]
+    critic = [w.copy() for w, _ in play.critic.layers]
+    stats = play.update(batch)
+    assert set(stats) == {"critic_loss"}  # the warm-up: only the critic is fitted
+    assert all(np.array_equal(a, b) for a, b in zip(policy, trainer.params))
+    assert not np.array_equal(critic[0], play.critic.layers[0][0])
+    stats = play.update(batch)
+    assert {"policy_loss", "critic_loss"} <= set(stats)
+    assert not np.array_equal(policy[0], trainer.params[0])
+    play.critic.save(tmp_path / "critic.npz")
+    again = SelfPlay(trainer, PPOConfig(envs=1, steps=1, seed=2, oracle=True), "standard").critic
+    again.load(tmp_path / "critic.npz")
+    assert np.array_equal(again.value(x, batch["hidden"]), play.critic.value(x, batch["hidden"]))
+    from kawuxing.learn.critic import OracleCritic
+    with pytest.raises(ValueError, match="critic.npz: not this run's critic"):
+        OracleCritic(10).load(tmp_path / "critic.npz")
+
+
+def test_a_run_with_the_oracle_critic_keeps_it_beside_the_weights_and_resumes(tmp_path):
+    """``kawuxing train --rl-oracle``: the critic's state is saved in the run's folder (not
+    in the policy file, which a bot reads), the log carries its error, --resume reads it."""
+    init = tmp_path / "init.npz"
+    init_net(np.ones(INPUTS[2], np.float32), FitConfig(hidden=[16], seed=1)).save(init)
+    run = tmp_path / "run"
+    base = [sys.executable, "-m", "kawuxing.cli", "train", str(run)]
+    done = subprocess.run(base + ["--init", str(init), "--rl-iterations", "2", "--rl-oracle",
+                                  "--rl-envs", "4", "--rl-gate-every", "1", "--gate-deals", "0",
+                                  "--workers", "1"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
+    assert [x["iteration"] for x in lines] == [1, 2] and all("critic_loss" in x for x in lines)
+    assert "policy_loss" not in lines[0]  # the first iterations fit the critic only
+    assert (run / "critic.npz").exists()
+    assert not any(k.startswith("p0") for k in np.load(run / "last.npz").files)
+    again = subprocess.run(base + ["--resume", "--rl-iterations", "3"], capture_output=True,
+                           text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    lines = [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
+    assert [x["iteration"] for x in lines] == [1, 2, 3] and "policy_loss" in lines[-1]

@@ -35,6 +35,7 @@ def train(
     rl_lr: Annotated[float, typer.Option("--rl-lr", help="Adam's step size in self-play")] = 3e-5,
     rl_envs: Annotated[int, typer.Option("--rl-envs", help="self-play hands stepped at once (an iteration is 48 steps of them)")] = 64,
     rl_gae_lambda: Annotated[float, typer.Option("--rl-gae-lambda", help="λ of the advantages over a seat's successive decisions (1: the return to the hand's end less the value)")] = 1.0,
+    rl_oracle: Annotated[bool, typer.Option("--rl-oracle", help="the advantages' baseline is an oracle critic that also reads the hidden hands and wall (training only; never a bot's input, R13)")] = False,
     rl_opponents: Annotated[Optional[str], typer.Option("--rl-opponents", help="a bot that plays two seats of every self-play hand (the network plays one and learns against it); default: the network in every seat")] = None,
     init: Annotated[Optional[Path], typer.Option("--init", help="start from this policy file (self-play only, no imitation; it is the first best)")] = None,
     prior: Annotated[Optional[str], typer.Option("--prior", help="with --init: 'expert' adds the expert's ranking to the network's logits and learns a correction to it")] = None,
@@ -108,7 +109,7 @@ def train(
                        rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,
                        encoding=encoding,
                        ppo=PPOConfig(envs=rl_envs, lr=rl_lr, opponents=rl_opponents,
-                                     gae_lambda=rl_gae_lambda),
+                                     gae_lambda=rl_gae_lambda, oracle=rl_oracle),
                        init=None if init is None else str(init.resolve()), prior=prior)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,

@@ -12,7 +12,9 @@ With ``opponents`` (a bot spec, e.g. ``expert``) the network plays one seat of e
 drawn at the deal, and that bot the two others, each from its own Observation (R13): only the
 network's decisions are trained, so PPO improves its play against that bot rather than
 against itself.
-The network reads only each seat's own planes (R13); no privileged input. A network with a
+The network reads only each seat's own planes (R13); no privileged input. With ``oracle`` the
+baseline of the advantages is an :class:`~.critic.OracleCritic` that also reads the hidden
+state (the privileged planes): a training signal only, never a policy's input. A network with a
 prior (:mod:`kawuxing.agents.prior`) adds the expert's ranking of each decision, computed from
 the deciding seat's Observation, to its logits, and learns a correction to it.
 """
@@ -27,7 +29,9 @@ from ..agents.registry import make_agent
 from ..engine.observation import observe
 from ..engine.state import TURN
 from ..envs.actions import NUM_ACTIONS
+from ..envs.tensors import privileged_tensor
 from ..envs.vector import VectorEnv
+from .critic import OracleCritic
 from .fit import VALUE_SCALE, Trainer
 
 
@@ -40,7 +44,10 @@ class PPOConfig:
     self-play, the network in every seat); ``gae_lambda``: λ of the advantages over a seat's
     successive decisions in a hand (1: the return to the end of the hand less the value, as
     Monte Carlo; below 1 the value of the seat's next decision stands in for the rest of the
-    hand more and more, trading the noise of a whole hand's outcome for the value's bias)."""
+    hand more and more, trading the noise of a whole hand's outcome for the value's bias);
+    ``oracle``: the advantages' baseline is an oracle critic (:mod:`.critic`) instead of the
+    value head, fitted for ``oracle_warmup`` iterations before the policy moves (the value
+    head goes on learning the return, for play and review)."""
 
     envs: int = 64
     steps: int = 48
@@ -53,6 +60,8 @@ class PPOConfig:
     seed: int = 0
     opponents: str | None = None
     gae_lambda: float = 1.0
+    oracle: bool = False
+    oracle_warmup: int = 20
 
     def to_json(self) -> dict:
         """The config as JSON."""
@@ -73,26 +82,36 @@ class SelfPlay:
         self.learner = np.full(config.envs, -1, np.int64)
         self.bots: list[list] = [[] for _ in range(config.envs)]
         self.dealt = 0
+        self.critic = OracleCritic(len(trainer.net.in_scale), seed=config.seed) \
+            if config.oracle else None
+        self.warmup = config.oracle_warmup if config.oracle else 0  # iterations left
         if config.opponents:
             make_agent(config.opponents)  # (an unknown spec is a ValueError now, not mid-run)
             for i in range(config.envs):
                 self.seat_bots(i)
         # per hand: the decisions not yet finished: [x int8-able, mask, action, logp, value,
-        # seat, return so far, prior logits or None] (the hand's number added when it ends)
+        # seat, return so far, prior logits or None, privileged planes or None] (the hand's
+        # number added when it ends)
         self.pending: list[list[list]] = [[] for _ in range(config.envs)]
         self.hands = 0
 
     def rollout(self) -> dict[str, np.ndarray]:
         """Step the env ``steps`` times; the decisions of the hands that ended, as arrays
-        ``x (N, inputs)``, ``mask``, ``action``, ``logp``, ``value``, ``ret`` (base units) and,
-        with a prior, ``prior (N, 584)``."""
+        ``x (N, inputs)``, ``mask``, ``action``, ``logp``, ``value`` (the baseline: the value
+        head's or the oracle critic's), ``ret`` (base units), ``adv``, ``target``, with a
+        prior ``prior (N, 584)`` and with the oracle ``hidden (N, 21, 30)``."""
         env, cfg, trainer = self.env, self.config, self.trainer
         done_rows: list[list] = []
         n = cfg.envs
         for _ in range(cfg.steps):
             x = trainer.net.inputs(self.obs)
             prior = self.prior_logits() if self.prior else None
-            _, p, value = trainer.forward(x, self.mask, prior)
+            acts, p, value = trainer.forward(x, self.mask, prior)
+            hidden = None
+            if self.critic is not None:  # what the deciding seats cannot see: training only
+                hidden = np.stack([privileged_tensor(hand, int(seat))
+                                   for hand, seat in zip(env.hands, self.seat)])
+                value = self.critic.value(acts[0], hidden)
             # sample from p: the first index whose cumulative probability passes a uniform
             u = self.rng.random((n, 1))
             actions = np.minimum((p.cumsum(1) < u).sum(1), p.shape[1] - 1)
@@ -104,7 +123,8 @@ class SelfPlay:
                     continue
                 self.pending[i].append([x[i].copy(), self.mask[i].copy(), int(actions[i]),
                                         float(logp[i]), float(value[i]), int(self.seat[i]), 0.0,
-                                        None if prior is None else prior[i]])
+                                        None if prior is None else prior[i],
+                                        None if hidden is None else hidden[i].astype(np.int8)])
             self.obs, self.mask, self.seat, rewards, dones = env.step(actions)
             for i in range(n):
                 r = rewards[i]
@@ -129,6 +149,8 @@ class SelfPlay:
                  "adv": adv, "target": target}
         if self.prior is not None:
             batch["prior"] = np.stack([r[7] for r in done_rows])
+        if self.critic is not None:
+            batch["hidden"] = np.stack([r[8] for r in done_rows])
         return batch
 
     def seat_bots(self, i: int) -> None:
@@ -161,18 +183,26 @@ class SelfPlay:
 
     def update(self, batch: dict[str, np.ndarray]) -> dict[str, float]:
         """PPO's epochs over ``batch``; returns the mean policy loss, value loss, entropy,
-        approximate KL and the share of clipped ratios."""
+        approximate KL and the share of clipped ratios (with the oracle, its mean squared error
+        too; while it warms up only the critic is fitted)."""
         cfg, trainer = self.config, self.trainer
         n = len(batch["action"])
         target, adv = batch["target"], batch["adv"]
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-        stats = []
+        stats, critic_err = [], []
+        warming = self.warmup > 0
+        self.warmup -= warming
         for _ in range(cfg.epochs):
             order = self.rng.permutation(n)
             for start in range(0, n, cfg.minibatch):
                 rows = order[start:start + cfg.minibatch]
                 b = len(rows)
                 prior = batch["prior"][rows] if "prior" in batch else None
+                if self.critic is not None:
+                    x = batch["x"][rows] * trainer.net.in_scale
+                    critic_err.append(self.critic.fit(x, batch["hidden"][rows], target[rows]))
+                    if warming:
+                        continue
                 acts, p, value = trainer.forward(batch["x"][rows], batch["mask"][rows], prior)
                 a = batch["action"][rows]
                 idx = np.arange(b)
@@ -195,7 +225,11 @@ class SelfPlay:
                 stats.append((-surrogate.mean(), (err ** 2).mean(), entropy.mean(),
                               (batch["logp"][rows] - logp).mean(), 1 - active.mean()))
         keys = ("policy_loss", "value_loss", "entropy", "kl", "clipped")
-        return {k: round(float(v), 4) for k, v in zip(keys, np.mean(stats, axis=0))}
+        out = {k: round(float(v), 4) for k, v in zip(keys, np.mean(stats, axis=0))} \
+            if stats else {}
+        if critic_err:
+            out["critic_loss"] = round(float(np.mean(critic_err)), 4)
+        return out
 
 
 def advantages(rows: list[list], lam: float) -> tuple[np.ndarray, np.ndarray]:

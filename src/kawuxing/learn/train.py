@@ -293,6 +293,10 @@ class _Run:
                                     f"the imitation epochs first)")
         mix = [name for name, weight in PRESET_MIX for _ in range(weight)]
         play = SelfPlay(self.trainer, ppo, [RuleSet.preset(name) for name in mix])
+        critic = self.folder / "critic.npz"  # the oracle critic's last state (training only)
+        if play.critic is not None and critic.exists():
+            play.critic.load(critic)
+            play.warmup = 0
         self.say(f"self-play: iteration {done + 1} of {config.rl_iterations}, "
                  f"{ppo.envs} hands at once")
         started, stats = time.perf_counter(), []
@@ -303,11 +307,13 @@ class _Run:
             self.progress("self-play", it + 1 - done, config.rl_iterations - done)
             if (it + 1) % config.rl_gate_every and it + 1 < config.rl_iterations:
                 continue
-            keys = ("policy_loss", "value_loss", "entropy", "kl", "clipped")
+            keys = ("policy_loss", "value_loss", "entropy", "kl", "clipped", "critic_loss")
             figures = {"stage": "self-play", "iteration": it + 1, "hands": play.hands,
                        "decisions": int(sum(s["decisions"] for s in stats))}
-            figures.update({k: round(float(np.mean([s[k] for s in stats])), 4)
-                            for k in keys if stats})
+            figures.update({k: round(float(np.mean([s[k] for s in stats if k in s])), 4)
+                            for k in keys if any(k in s for s in stats)})
+            if play.critic is not None:
+                play.critic.save(critic)
             self.checkpoint(figures, started, seed=5000 + it)
             started, stats = time.perf_counter(), []
 
