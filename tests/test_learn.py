@@ -271,9 +271,10 @@ def test_self_play_batch_advantages_are_the_return_less_the_value_at_lambda_one(
     (["--encoding", "3"], "--encoding must be 1 or 2, got 3"),
     (["--rl-lr", "0"], "--rl-lr must be between 0 and 1, got 0.0"),
     (["--init", "missing.npz", "--rl-iterations", "2"], "--init missing.npz: no such file"),
-    (["--init", "pyproject.toml"], "--init: say how many self-play iterations"),
-    (["--init", "pyproject.toml", "--rl-iterations", "2", "--epochs", "3"],
-     "--init starts from a policy file: no imitation epochs"),
+    (["--init", "pyproject.toml"], "--init: say how many imitation epochs (--epochs) or"),
+    (["--init", "pyproject.toml", "--prior", "expert", "--epochs", "3"],
+     "--prior: self-play only"),
+    (["--tile", "8", "--encoding", "1"], "--tile: a network of encoding 2 only"),
     (["--init", "pyproject.toml", "--rl-iterations", "2"], "not a policy file"),
     (["--prior", "expert"], "--prior needs --init POLICY"),
     (["--rl-opponents", "nobody"], "unknown bot 'nobody'"),
@@ -374,3 +375,24 @@ def test_a_run_with_the_oracle_critic_keeps_it_beside_the_weights_and_resumes(tm
     assert again.returncode == 0, again.stderr
     lines = [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
     assert [x["iteration"] for x in lines] == [1, 2, 3] and "policy_loss" in lines[-1]
+
+
+def test_imitation_epochs_from_a_policy_file_add_a_tile_head(tmp_path):
+    """``--init FILE --epochs E --tile T``: the teacher's data fitted from the file's network
+    (its input scale kept), a tile head added; the file is the first best, so the epoch's gate
+    is against it."""
+    init = tmp_path / "init.npz"
+    start = init_net(np.full(INPUTS[2], 0.25, np.float32), FitConfig(hidden=[16], seed=1))
+    start.save(init)
+    run = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(run), "--init",
+                           str(init), "--epochs", "1", "--tile", "4", "--hands", "4",
+                           "--teacher", "heuristic:1", "--gate-deals", "2", "--workers", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    net = PolicyNet.load(run / "last.npz")
+    assert net.tile is not None and net.tile.width == 4 and net.meta["tile"] == 4
+    assert np.array_equal(net.in_scale, start.in_scale)
+    assert not np.array_equal(net.hidden[0][0], start.hidden[0][0])  # fitted from it
+    line = json.loads((run / "log.jsonl").read_text().splitlines()[0])
+    assert line["stage"] == "imitation" and line["gate"]["against"] == "best"

@@ -68,10 +68,11 @@ def train(
         if not 0 <= rl_gae_lambda <= 1:
             raise ValueError(f"--rl-gae-lambda must be between 0 and 1, got {rl_gae_lambda}")
         if init is not None and not resume:
-            if epochs:
-                raise ValueError("--init starts from a policy file: no imitation epochs (leave --epochs out)")
-            if not rl_iterations:
-                raise ValueError("--init: say how many self-play iterations (--rl-iterations)")
+            if not rl_iterations and not epochs:
+                raise ValueError("--init: say how many imitation epochs (--epochs) or self-play "
+                                 "iterations (--rl-iterations) start from it")
+            if epochs and prior is not None:
+                raise ValueError("--prior: self-play only (leave --epochs out)")
             if not init.is_file():
                 raise ValueError(f"--init {init}: no such file")
         if prior is not None and prior != "expert":
@@ -91,8 +92,8 @@ def train(
         encoding = 2 if encoding is None else encoding
         if encoding not in (1, 2):
             raise ValueError(f"--encoding must be 1 or 2, got {encoding}")
-        if tile and (encoding != 2 or init is not None):
-            raise ValueError("--tile: a new network of encoding 2 only (not with --init or --encoding 1)")
+        if tile and encoding != 2:
+            raise ValueError("--tile: a network of encoding 2 only")
     except ValueError as exc:  # (PolicyError too: a file that is no policy names its fault)
         fail(str(exc))
     hidden = hidden or "512,256"
@@ -103,7 +104,7 @@ def train(
     except ValueError:
         fail(f"--hidden {hidden!r}: layer widths, whole numbers of at least 1, comma-separated")
     config = RunConfig(hands=hands, teacher=teacher, data_seed=seed,
-                       epochs=0 if init is not None else epochs or 8,
+                       epochs=epochs or (0 if init is not None else 8),
                        fit=FitConfig(hidden=widths, lr=lr, seed=seed, tile=tile), gate_deals=gate_deals,
                        gate_reference=gate_reference, workers=workers or os.cpu_count() or 1,
                        rl_iterations=rl_iterations or 0, rl_gate_every=rl_gate_every,

@@ -37,7 +37,7 @@ from ..agents.prior import Prior
 from ..arena import run_arena
 from ..rules import RuleSet
 from .fit import (VALUE_SCALE, FitConfig, Trainer, agreement, features, init_net, input_scale,
-                  inputs, masks)
+                  inputs, masks, new_tile_head)
 from .ppo import PPOConfig, SelfPlay
 from .selfplay import PRESET_MIX, generate, load_shards
 
@@ -54,8 +54,10 @@ class RunConfig:
     iterations after the epochs (:mod:`.ppo`, ``ppo`` its config), a checkpoint and gate
     every ``rl_gate_every``; ``encoding``: what the network reads (1 the planes, 2 the planes
     and the shape features, :mod:`kawuxing.agents.policy`); ``init``: a policy file the run
-    starts from instead of imitation (``epochs`` 0: self-play only; the file is the first
-    ``best``, so the first gate is against it; Adam starts afresh); ``prior``: with ``init``,
+    starts from (the imitation epochs, if any, go on fitting it, with a tile head added when
+    ``fit.tile`` asks for one and it has none; ``epochs`` 0: self-play only; the file is the
+    first ``best``, so the first gate is against it; Adam starts afresh); ``prior``: with
+    ``init`` and no epochs,
     ``"expert"`` adds the expert's ranking to the network's logits and zeroes its policy
     head, so the run starts from the expert's play and learns a correction
     (:mod:`kawuxing.agents.prior`; the hidden layers and the value head are ``init``'s)."""
@@ -239,7 +241,14 @@ class _Run:
         if done and not self.load_last(config.fit):
             raise FileNotFoundError(f"{self.folder}: {done} epochs are logged but last.npz is "
                                     f"gone: nothing to resume from")
-        if not done:
+        if not done and config.init:
+            self.load_last(config.fit)  # the policy file the run starts from, fresh Adam
+            net = self.trainer.net
+            if config.fit.tile and net.tile is None:
+                net.tile = new_tile_head(net, config.fit.tile,
+                                         np.random.default_rng(config.fit.seed))
+                self.trainer = Trainer(net, config.fit)
+        elif not done:
             sample = train_rows[:20000]
             scale = input_scale(x_of(sample))
             self.trainer = Trainer(init_net(scale, config.fit), config.fit)
@@ -323,9 +332,9 @@ def start(folder: Path, init: Path, config: RunConfig) -> None:
     ``best``; with ``config.prior`` the expert's ranking added and the policy head zeroed,
     unless ``init`` has a prior already: a residual goes on as it is).
     Raises ``ValueError`` when ``init`` is not a policy file of the run's encoding and hidden
-    widths, or when the run has imitation epochs too."""
-    if config.epochs:
-        raise ValueError("a run from a policy file has no imitation epochs (--epochs 0)")
+    widths, or when a residual would have imitation epochs."""
+    if config.epochs and config.prior:
+        raise ValueError("a residual on the expert learns by self-play only (--epochs 0)")
     net = PolicyNet.load(init)  # PolicyError (a ValueError) names the file and the fault
     widths = [w.shape[1] for w, _ in net.hidden]
     if net.encoding != config.encoding or widths != list(config.fit.hidden):
