@@ -34,6 +34,7 @@ def test_shards_hold_what_the_module_says(tmp_path):
     written = list(generate(tmp_path, 3, seed=5, bots=("random",) * 3, per_shard=2))
     assert [p.name for p, _ in written] == ["shard-00000.npz", "shard-00001.npz"]
     assert list(generate(tmp_path, 3, seed=5, bots=("random",) * 3, per_shard=2)) == []
+    (tmp_path / "shard-00002.tmp.npz").write_bytes(b"half written")  # another process's
     data = load_shards(tmp_path)
     n = sum(k for _, k in written)
     assert data["planes"].shape == (n, 101, 30) and data["mask"].shape == (n, 73)

@@ -107,8 +107,9 @@ def generate(out: Path, hands: int, seed: int | str = 0, bots: tuple[str, str, s
 
 
 def load_shards(folder: Path) -> dict[str, np.ndarray]:
-    """Every shard of ``folder`` concatenated (keys of the module docstring)."""
-    paths = sorted(folder.glob("shard-*.npz"))
+    """Every shard of ``folder`` concatenated (keys of the module docstring); a shard still
+    being written (``shard-NNNNN.tmp.npz``) is not one."""
+    paths = sorted(p for p in folder.glob("shard-*.npz") if not p.name.endswith(".tmp.npz"))
     if not paths:
         raise FileNotFoundError(f"{folder}: no shard-*.npz files")
     parts = [dict(np.load(p)) for p in paths]
