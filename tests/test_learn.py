@@ -375,7 +375,9 @@ def test_a_run_with_the_oracle_critic_keeps_it_beside_the_weights_and_resumes(tm
                            text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     lines = [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
-    assert [x["iteration"] for x in lines] == [1, 2, 3] and "policy_loss" in lines[-1]
+    assert [x["iteration"] for x in lines] == [1, 2, 3]
+    assert "policy_loss" not in lines[-1]  # the warm-up (20) goes on where it stopped
+    assert int(np.load(run / "critic.npz")["warmup"]) == 17
 
 
 def test_imitation_epochs_from_a_policy_file_add_a_tile_head(tmp_path):
@@ -397,3 +399,41 @@ def test_imitation_epochs_from_a_policy_file_add_a_tile_head(tmp_path):
     assert not np.array_equal(net.hidden[0][0], start.hidden[0][0])  # fitted from it
     line = json.loads((run / "log.jsonl").read_text().splitlines()[0])
     assert line["stage"] == "imitation" and line["gate"]["against"] == "best"
+
+
+def test_runs_from_a_policy_file_refuse_what_they_would_not_do(tmp_path):
+    """A residual file (its meta has a prior) is not fitted by imitation epochs (the fit does
+    not add the prior's logits); --tile without epochs, or of another width than the file's,
+    is refused; --prior zeroes the tile head's scores too, so the residual starts as the
+    expert's play. Each refusal is one error line, exit 2, and no folder left."""
+    from kawuxing.agents.prior import Prior
+
+    plain, tiled, residual = (tmp_path / f"{n}.npz" for n in ("plain", "tiled", "residual"))
+    init_net(np.ones(INPUTS[2], np.float32), FitConfig(hidden=[16], seed=1)).save(plain)
+    init_net(np.ones(INPUTS[2], np.float32), FitConfig(hidden=[16], seed=1, tile=3)).save(tiled)
+    net = init_net(np.ones(INPUTS[2], np.float32), FitConfig(hidden=[16], seed=1))
+    net.meta = {"prior": Prior().to_meta()}
+    net.save(residual)
+    refused = {
+        (str(residual), "--epochs", "1"): "a residual on the expert learns by self-play only",
+        (str(plain), "--tile", "4", "--rl-iterations", "1"): "--tile: a tile head is added by "
+                                                            "imitation epochs",
+        (str(tiled), "--tile", "4", "--epochs", "1"): "has a tile head of 3, not 4",
+        (str(plain), "--tile", "5000", "--epochs", "1"): "--tile must be at most 1024",
+    }
+    for args, words in refused.items():
+        run = tmp_path / "r"
+        done = subprocess.run([sys.executable, "-m", "kawuxing.cli", "train", str(run), "--init",
+                               *args, "--hands", "2", "--gate-deals", "0", "--workers", "1"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and words in done.stderr
+        assert not run.exists()
+    from kawuxing.learn.train import RunConfig, start
+
+    folder = tmp_path / "resid"
+    folder.mkdir()
+    start(folder, tiled, RunConfig(epochs=0, fit=FitConfig(hidden=[16]), prior="expert",
+                                   rl_iterations=1))
+    zero = PolicyNet.load(folder / "best.npz")
+    assert zero.prior is not None and not zero.pi[0].any() and not zero.tile.v.any()

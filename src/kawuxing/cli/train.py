@@ -37,7 +37,7 @@ def train(
     rl_gae_lambda: Annotated[float, typer.Option("--rl-gae-lambda", help="λ of the advantages over a seat's successive decisions (1: the return to the hand's end less the value)")] = 1.0,
     rl_oracle: Annotated[bool, typer.Option("--rl-oracle", help="the advantages' baseline is an oracle critic that also reads the hidden hands and wall (training only; never a bot's input, R13)")] = False,
     rl_opponents: Annotated[Optional[str], typer.Option("--rl-opponents", help="a bot that plays two seats of every self-play hand (the network plays one and learns against it); default: the network in every seat")] = None,
-    init: Annotated[Optional[Path], typer.Option("--init", help="start from this policy file (self-play only, no imitation; it is the first best)")] = None,
+    init: Annotated[Optional[Path], typer.Option("--init", help="start from this policy file (it is the first best): its imitation epochs go on fitting the teacher's data (--epochs), or self-play only (--rl-iterations)")] = None,
     prior: Annotated[Optional[str], typer.Option("--prior", help="with --init: 'expert' adds the expert's ranking to the network's logits and learns a correction to it")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="continue the run in FOLDER where it stopped")] = False,
     export: Annotated[Optional[Path], typer.Option("--export", help="copy the best weights there at the end (a policy file)")] = None,
@@ -47,8 +47,9 @@ def train(
     (docs/bots.md, "The learned bot"). The run's folder keeps the config,
     the self-play shards, the last and the best weights, one log line an epoch and the
     learning curve; --resume continues it (the config is read back; the other options but
-    --epochs and --rl-iterations are then ignored). --init starts the self-play stage from a
-    policy file instead (the shipped weights: src/kawuxing/agents/weights/learned.npz).
+    --epochs and --rl-iterations are then ignored). --init starts from a policy file
+    instead (the shipped weights: src/kawuxing/agents/weights/learned.npz): imitation
+    epochs go on fitting it; without --epochs, self-play only.
     Play the result with --bots policy:FOLDER/best.npz."""
     try:
         check_bot(teacher)
@@ -94,6 +95,8 @@ def train(
             raise ValueError(f"--encoding must be 1 or 2, got {encoding}")
         if tile and encoding != 2:
             raise ValueError("--tile: a network of encoding 2 only")
+        if tile > 1024:
+            raise ValueError(f"--tile must be at most 1024, got {tile}")
     except ValueError as exc:  # (PolicyError too: a file that is no policy names its fault)
         fail(str(exc))
     hidden = hidden or "512,256"

@@ -29,10 +29,12 @@ PRIVILEGED = HIDDEN_SHAPE[0] * HIDDEN_SHAPE[1]  # 630
 class OracleCritic:
     """A value network over a seat's inputs and the privileged planes (module docstring).
     ``inputs``: ``N``, the policy's input width; ``widths``: hidden layer widths; ``lr``:
-    Adam's step; ``seed``."""
+    Adam's step; ``seed``; ``warmup``: the updates it is still to be fitted alone before the
+    policy moves (kept with its weights)."""
 
     def __init__(self, inputs: int, widths: tuple[int, ...] = (256, 128), lr: float = 3e-4,
-                 seed: int = 0) -> None:
+                 seed: int = 0, warmup: int = 0) -> None:
+        self.warmup = warmup
         rng = np.random.default_rng(seed)
         sizes = [inputs + PRIVILEGED, *widths, 1]
         self.layers = []
@@ -86,7 +88,7 @@ class OracleCritic:
         arrays = {f"p{i}": a for i, a in enumerate(a for layer in self.layers for a in layer)}
         arrays |= {f"m{i}": a for i, a in enumerate(self.m)}
         arrays |= {f"v{i}": a for i, a in enumerate(self.v)}
-        np.savez(path, steps=np.array(self.steps), **arrays)
+        np.savez(path, steps=np.array(self.steps), warmup=np.array(self.warmup), **arrays)
 
     def load(self, path: str | Path) -> None:
         """Resume from :meth:`save`'s file. Raises ``ValueError`` naming the file when it
@@ -96,7 +98,12 @@ class OracleCritic:
             with np.load(path, allow_pickle=False) as data:
                 for i, p in enumerate(params):
                     for key, into in (("p", p), ("m", self.m[i]), ("v", self.v[i])):
-                        into[...] = data[f"{key}{i}"]
+                        saved = data[f"{key}{i}"]
+                        if saved.shape != into.shape:
+                            raise ValueError(f"{key}{i} has shape {saved.shape}, expected "
+                                             f"{into.shape}")
+                        into[...] = saved
                 self.steps = int(data["steps"])
+                self.warmup = int(data["warmup"])
         except (OSError, KeyError, ValueError) as exc:
             raise ValueError(f"{path}: not this run's critic ({exc})") from None

@@ -46,7 +46,8 @@ class PPOConfig:
     Monte Carlo; below 1 the value of the seat's next decision stands in for the rest of the
     hand more and more, trading the noise of a whole hand's outcome for the value's bias);
     ``oracle``: the advantages' baseline is an oracle critic (:mod:`.critic`) instead of the
-    value head, fitted for ``oracle_warmup`` iterations before the policy moves (the value
+    value head, fitted alone on ``oracle_warmup`` iterations' batches before the policy
+    moves (the count is kept with the critic, so a resumed run goes on with it; the value
     head goes on learning the return, for play and review)."""
 
     envs: int = 64
@@ -82,9 +83,8 @@ class SelfPlay:
         self.learner = np.full(config.envs, -1, np.int64)
         self.bots: list[list] = [[] for _ in range(config.envs)]
         self.dealt = 0
-        self.critic = OracleCritic(len(trainer.net.in_scale), seed=config.seed) \
-            if config.oracle else None
-        self.warmup = config.oracle_warmup if config.oracle else 0  # iterations left
+        self.critic = OracleCritic(len(trainer.net.in_scale), seed=config.seed,
+                                   warmup=config.oracle_warmup) if config.oracle else None
         if config.opponents:
             make_agent(config.opponents)  # (an unknown spec is a ValueError now, not mid-run)
             for i in range(config.envs):
@@ -190,8 +190,9 @@ class SelfPlay:
         target, adv = batch["target"], batch["adv"]
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         stats, critic_err = [], []
-        warming = self.warmup > 0
-        self.warmup -= warming
+        warming = self.critic is not None and self.critic.warmup > 0
+        if warming:
+            self.critic.warmup -= 1
         for _ in range(cfg.epochs):
             order = self.rng.permutation(n)
             for start in range(0, n, cfg.minibatch):

@@ -304,8 +304,7 @@ class _Run:
         play = SelfPlay(self.trainer, ppo, [RuleSet.preset(name) for name in mix])
         critic = self.folder / "critic.npz"  # the oracle critic's last state (training only)
         if play.critic is not None and critic.exists():
-            play.critic.load(critic)
-            play.warmup = 0
+            play.critic.load(critic)  # with the warm-up it has left
         self.say(f"self-play: iteration {done + 1} of {config.rl_iterations}, "
                  f"{ppo.envs} hands at once")
         started, stats = time.perf_counter(), []
@@ -329,19 +328,28 @@ class _Run:
 
 def start(folder: Path, init: Path, config: RunConfig) -> None:
     """Seed a new run's folder with the policy file ``init`` (its ``last`` and its first
-    ``best``; with ``config.prior`` the expert's ranking added and the policy head zeroed,
-    unless ``init`` has a prior already: a residual goes on as it is).
-    Raises ``ValueError`` when ``init`` is not a policy file of the run's encoding and hidden
-    widths, or when a residual would have imitation epochs."""
-    if config.epochs and config.prior:
-        raise ValueError("a residual on the expert learns by self-play only (--epochs 0)")
+    ``best``; with ``config.prior`` the expert's ranking added and the policy head and the
+    tile head's outputs zeroed, unless ``init`` has a prior already: a residual goes on as it
+    is). Raises ``ValueError`` when ``init`` is not a policy file of the run's encoding and
+    hidden widths, when a residual (asked for, or the file's) would have imitation epochs
+    (the fit does not add the prior's logits), or when ``fit.tile`` asks for a tile head the
+    run would not add (no epochs, or the file has one of another width)."""
     net = PolicyNet.load(init)  # PolicyError (a ValueError) names the file and the fault
+    if config.epochs and (config.prior or net.prior):
+        raise ValueError(f"{init}: a residual on the expert learns by self-play only "
+                         f"(leave --epochs out)")
     widths = [w.shape[1] for w, _ in net.hidden]
     if net.encoding != config.encoding or widths != list(config.fit.hidden):
         raise ValueError(f"{init}: encoding {net.encoding}, hidden {widths}; the run wants "
                          f"encoding {config.encoding}, hidden {list(config.fit.hidden)}")
+    if config.fit.tile and not config.epochs:
+        raise ValueError("--tile: a tile head is added by imitation epochs (give --epochs)")
+    if config.fit.tile and net.tile is not None and net.tile.width != config.fit.tile:
+        raise ValueError(f"{init}: has a tile head of {net.tile.width}, not {config.fit.tile}")
     if config.prior and net.prior is None:  # (a residual already is one: it goes on)
         net.pi = (np.zeros_like(net.pi[0]), np.zeros_like(net.pi[1]))
+        if net.tile is not None:  # (its scores too: the zero residual plays as the expert)
+            net.tile.v[...] = 0.0
         net.meta = net.meta | {"prior": Prior().to_meta()}
         net.save(folder / "last.npz")
         net.save(folder / "best.npz")
