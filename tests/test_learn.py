@@ -44,6 +44,25 @@ def test_shards_hold_what_the_module_says(tmp_path):
     assert x.shape == (5, 3060) and np.array_equal(x[:, 3030:3041], data["standing"][:5])
 
 
+def finite_difference(param: np.ndarray, at: tuple, loss, eps: float) -> float:
+    """The central difference of ``loss()`` along ``param[at]`` (left as it was)."""
+    old = float(param[at])
+    param[at] = old + eps
+    up = loss()
+    param[at] = old - eps
+    down = loss()
+    param[at] = old
+    return (up - down) / (2 * eps)
+
+
+def fit_loss(trainer: Trainer, x, mask, action, outcome):
+    """The loss the trainer's gradients are of: the policy's plus the weighted value's."""
+    def loss() -> float:
+        p, v, _ = trainer.loss_and_grads(x, mask, action, outcome)
+        return p + trainer.config.value_weight * v
+    return loss
+
+
 def test_fit_gradients_match_finite_differences():
     rng = np.random.default_rng(0)
     config = FitConfig(hidden=[8, 6], value_weight=0.5)
@@ -57,23 +76,14 @@ def test_fit_gradients_match_finite_differences():
     outcome = rng.standard_normal(5).astype(np.float32) * 10
     trainer = Trainer(net, config)
     _, _, grads = trainer.loss_and_grads(x, mask, action, outcome)
-
-    def loss() -> float:
-        p, v, _ = trainer.loss_and_grads(x, mask, action, outcome)
-        return p + config.value_weight * v
-
+    loss = fit_loss(trainer, x, mask, action, outcome)
     for param, grad in zip(trainer.params, grads):
         for _ in range(3):
             at = tuple(int(rng.integers(0, s)) for s in param.shape)
             if param.ndim == 2 and param.shape[1] == NUM_ACTIONS:
                 at = (at[0], int(rng.integers(0, 3)))  # a legal column: a gradient not 0
-            old = param[at]
-            param[at] = old + 1e-2
-            up = loss()
-            param[at] = old - 1e-2
-            down = loss()
-            param[at] = old
-            assert (up - down) / 2e-2 == pytest.approx(float(grad[at]), rel=0.05, abs=1e-4)
+            assert finite_difference(param, at, loss, 1e-2) == pytest.approx(
+                float(grad[at]), rel=0.05, abs=1e-4)
 
 
 def test_tile_head_gradients_match_finite_differences():
@@ -93,22 +103,13 @@ def test_tile_head_gradients_match_finite_differences():
     trainer = Trainer(net, config)
     _, _, grads = trainer.loss_and_grads(x, mask, action, outcome)
     assert len(grads) == len(trainer.params) == 2 * 2 + 4 + 4
-
-    def loss() -> float:
-        p, v, _ = trainer.loss_and_grads(x, mask, action, outcome)
-        return p + config.value_weight * v
-
+    loss = fit_loss(trainer, x, mask, action, outcome)
     for param, grad in zip(trainer.params, grads):
         for _ in range(4):
             flat = int(np.argmax(np.abs(grad))) if _ == 0 else int(rng.integers(0, grad.size))
             at = np.unravel_index(flat, param.shape)
-            old = float(param[at])
-            param[at] = old + 1e-3
-            up = loss()
-            param[at] = old - 1e-3
-            down = loss()
-            param[at] = old
-            assert (up - down) / 2e-3 == pytest.approx(float(grad[at]), rel=0.05, abs=1e-4)
+            assert finite_difference(param, at, loss, 1e-3) == pytest.approx(
+                float(grad[at]), rel=0.05, abs=1e-4)
     logits, _ = net.forward(x)
     net.tile = None
     base, _ = net.forward(x)
