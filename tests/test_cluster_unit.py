@@ -380,16 +380,24 @@ def test_serve_refuses_a_bad_redis_url_and_a_bad_node_id_in_one_line(tmp_path):
     """A Redis URL that is no URL, or has a port that is no number, and a node id with a
     character Redis keys and patterns use (``#``, ``*``, a space) or none at all: one
     ``error:`` line, exit 2, a password never shown."""
+    from typer.testing import CliRunner
+
+    from kawuxing.cli import app
+
     pg = "postgresql+asyncpg://u@127.0.0.1:9/x"
+    done = _serve("--db", pg, "--redis", "redis://me:secret@127.0.0.1:9/0")  # the real entry
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: --redis redis://me:***@127.0.0.1:9/0: "), lines
     for url, says in (("garbage", "error: --redis garbage: "),
-                      ("redis://127.0.0.1:notaport/0", "error: --redis redis://127.0.0.1:notaport/0: "),
-                      ("redis://me:secret@127.0.0.1:9/0", "error: --redis redis://me:***@127.0.0.1:9/0: ")):
-        done = _serve("--db", pg, "--redis", url)
+                      ("redis://127.0.0.1:notaport/0", "error: --redis redis://127.0.0.1:notaport/0: ")):
+        done = CliRunner().invoke(app, ["serve", "--port", "1", "--db", pg, "--redis", url])
         lines = done.stderr.strip().splitlines()
-        assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith(says), lines
+        assert done.exit_code == 2 and len(lines) == 1 and lines[0].startswith(says), lines
     for node in ("bad id#1", "a*b", "-x", "x" * 64):
-        done = _serve("--db", pg, "--redis", "redis://127.0.0.1:9/0", "--node-id", node)
-        assert done.returncode == 2
+        done = CliRunner().invoke(app, ["serve", "--port", "1", "--db", pg, "--redis",
+                                        "redis://127.0.0.1:9/0", "--node-id", node])
+        assert done.exit_code == 2
         assert done.stderr.strip().splitlines() == [f"error: {node_id_problem(node)}"]
     assert node_id_problem("n0") is None and node_id_problem("box-2.eu_1") is None
 

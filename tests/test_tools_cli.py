@@ -1,7 +1,10 @@
 """The scripts of tools/ (issue 11) refuse bad input with one ``error:`` line on stderr, exit
 status 2 and nothing on stdout, before any work (kawuxing.cli.common.ToolParser)."""
 
+import contextlib
+import io
 import pathlib
+import runpy
 import subprocess
 import sys
 
@@ -55,9 +58,24 @@ TOOLS = pathlib.Path(__file__).parent.parent / "tools"
     ("legacy_arena", ["--seed", "x"], "invalid int value: 'x'"),
     ("legacy_arena", ["--bots", "heuristic,heuristic:3"], "are the same bot"),
 ])
-def test_bad_input_is_one_error_line_and_exit_2(tool, bad, says):
-    done = subprocess.run([sys.executable, str(TOOLS / f"{tool}.py"), *bad],
+def test_bad_input_is_one_error_line_and_exit_2(tool, bad, says, monkeypatch):
+    # in this process (runpy, as ``python tools/TOOL.py``): a subprocess a case cost a second
+    # of imports; the real command line is the next test's
+    script = str(TOOLS / f"{tool}.py")
+    monkeypatch.setattr(sys, "argv", [script, *bad])
+    monkeypatch.syspath_prepend(str(TOOLS))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr), \
+            pytest.raises(SystemExit) as exited:
+        runpy.run_path(script, run_name="__main__")
+    assert (exited.value.code, stdout.getvalue()) == (2, "")
+    said = stderr.getvalue()
+    assert said.startswith("error: ") and says in said, said
+    assert said.endswith(f"({tool}.py --help)\n") and said.count("\n") == 1
+
+
+def test_a_tools_bad_input_from_its_command_line():
+    done = subprocess.run([sys.executable, str(TOOLS / "legacy_arena.py"), "--seed", "x"],
                           capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.startswith("error: ") and says in done.stderr, done.stderr
-    assert done.stderr.endswith(f"({tool}.py --help)\n") and done.stderr.count("\n") == 1
+    assert done.stderr == "error: argument --seed: invalid int value: 'x' (legacy_arena.py --help)\n"
