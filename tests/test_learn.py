@@ -438,3 +438,23 @@ def test_runs_from_a_policy_file_refuse_what_they_would_not_do(tmp_path):
                                    rl_iterations=1))
     zero = PolicyNet.load(folder / "best.npz")
     assert zero.prior is not None and not zero.pi[0].any() and not zero.tile.v.any()
+
+
+def test_a_run_without_a_terminal_says_how_far_it_is_in_plain_lines(tmp_path, monkeypatch):
+    """Output to a file (a run in the background): no bar, a progress line every
+    ``PROGRESS_EVERY`` seconds on stderr (here every call)."""
+    from typer.testing import CliRunner
+
+    import kawuxing.cli.train as command
+    from kawuxing.cli import app
+
+    monkeypatch.setattr(command, "PROGRESS_EVERY", 0.0)
+    done = CliRunner().invoke(app, [
+        "train", str(tmp_path / "run"), "--hands", "2", "--teacher", "heuristic:1", "--hidden",
+        "8", "--epochs", "1", "--gate-deals", "0", "--workers", "1", "--rl-iterations", "2",
+        "--rl-envs", "2"])
+    assert done.exit_code == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert "epoch 1: 1 of 1 (0 min)" in lines
+    assert lines[-2:] == ["self-play: 1 of 2 (0 min)", "self-play: 2 of 2 (0 min)"]
+    assert not any("\x1b" in line for line in lines)  # plain text, no bar's escapes

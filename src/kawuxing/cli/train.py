@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -15,6 +16,8 @@ from ..learn.fit import FitConfig
 from ..learn.ppo import PPOConfig
 from ..learn.train import RunConfig, run
 from .common import err, fail, out
+
+PROGRESS_EVERY = 60.0  # seconds between plain progress lines when stderr is no terminal
 
 
 def train(
@@ -120,8 +123,17 @@ def train(
                   disable=not err.is_terminal) as bar:
         task = bar.add_task("training", total=None)
 
+        quiet = {"said": time.monotonic(), "started": time.monotonic()}
+
         def progress(what: str, done: int, total: int) -> None:
             bar.update(task, description=what, completed=done, total=total or None)
+            now = time.monotonic()
+            if not err.is_terminal and now - quiet["said"] >= PROGRESS_EVERY:
+                # no bar (output to a file, a run in the background): a plain line now and then
+                quiet["said"] = now
+                count = f"{done:,} of {total:,}" if total else f"{done:,}"
+                err.print(f"{what}: {count} ({(now - quiet['started']) / 60:.0f} min)",
+                          highlight=False, markup=False, soft_wrap=True)
 
         try:
             last = run(folder, None if resume else config, resume,
