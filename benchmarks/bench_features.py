@@ -54,6 +54,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=50, help="batches")
     parser.add_argument("--runs", type=int, default=3, help="passes; the median counts")
     args = parser.parse_args()
+    for name in ("envs", "steps", "runs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
 
     batches = observations(args.envs, args.steps)
     every = [o for batch in batches for o in batch]

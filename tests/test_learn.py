@@ -281,6 +281,10 @@ def test_self_play_batch_advantages_are_the_return_less_the_value_at_lambda_one(
     (["--prior", "expert"], "--prior needs --init POLICY"),
     (["--rl-opponents", "nobody"], "unknown bot 'nobody'"),
     (["--rl-envs", "0"], "--rl-envs must be at least 1, got 0"),
+    (["--rl-envs", "100000000"], "--rl-envs must be at most 4096, got 100000000"),
+    (["--seed", "-1"], "--seed must be at least 0, got -1"),
+    (["--hidden", "100000000"], "--hidden '100000000': layer widths, whole numbers from 1 to 8192"),
+    (["--hidden", ""], "--hidden '': layer widths"),
     (["--prior", "heuristic", "--init", "pyproject.toml", "--rl-iterations", "2"],
      "--prior 'heuristic': the one prior is 'expert'"),
 ])
@@ -301,6 +305,20 @@ def train_here(*args: str) -> tuple[int, str]:
     done = CliRunner().invoke(app, ["train", *args])
     assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
     return done.exit_code, done.stderr
+
+
+def test_a_run_under_a_file_or_with_a_cut_log_is_one_error_line(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    code, said = train_here(str(tmp_path / "afile" / "run"), "--hands", "2")
+    assert code == 2 and said.strip() == f"error: {tmp_path / 'afile' / 'run'}: its parent is not a folder"
+    run = tmp_path / "cut"
+    code, said = train_here(str(run), "--hands", "2", "--teacher", "heuristic:1", "--hidden", "8",
+                            "--epochs", "1", "--gate-deals", "0", "--workers", "1")
+    assert code == 0, said
+    log = run / "log.jsonl"
+    log.write_text(log.read_text()[:30])  # a stop in mid-write
+    code, said = train_here(str(run), "--resume", "--epochs", "2")
+    assert code == 2 and said.startswith(f"error: {log}: not a run's log"), said
 
 
 def test_resume_of_a_folder_whose_config_is_not_a_runs_is_one_error_line(tmp_path):

@@ -101,6 +101,8 @@ def test_bad_policy_files_are_one_clear_error(tmp_path):
                       "w1 has shape (24, 13), expected (24, 12)"),
         "nan.npz": (dict(good, pi_b=np.full(NUM_ACTIONS, np.nan, np.float32)),
                     "pi_b must hold finite floats"),
+        "huge.npz": (dict(good, pi_b=np.full(NUM_ACTIONS, 1e300, np.float64)),
+                     "pi_b must hold finite floats (of float32's range)"),
         "nometa.npz": ({k: v for k, v in good.items() if k != "meta"}, "no 'meta' entry"),
         "tile1.npz": (dict(good, meta=np.array(json.dumps(
             json.loads(str(good["meta"])) | {"tile": 4}))), "meta.tile must be the tile head's"),

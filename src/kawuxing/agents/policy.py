@@ -183,9 +183,13 @@ class PolicyNet:
             a = arrays[key]
             if a.shape != shape:
                 raise PolicyError(f"{name}: {key} has shape {a.shape}, expected {shape}")
-            if not np.issubdtype(a.dtype, np.floating) or not np.isfinite(a).all():
+            if not np.issubdtype(a.dtype, np.floating):
                 raise PolicyError(f"{name}: {key} must hold finite floats")
-            return a.astype(np.float32)
+            with np.errstate(over="ignore"):  # (a float64 beyond float32's range: inf)
+                a = a.astype(np.float32)
+            if not np.isfinite(a).all():
+                raise PolicyError(f"{name}: {key} must hold finite floats (of float32's range)")
+            return a
 
         try:
             Prior.from_meta(meta, name)

@@ -18,6 +18,8 @@ from ..learn.train import RunConfig, run
 from .common import err, fail, out
 
 PROGRESS_EVERY = 60.0  # seconds between plain progress lines when stderr is no terminal
+MAX_WIDTH = 8192  # units of a hidden layer at most (a few hundred MB of weights and Adam state)
+MAX_ENVS = 4096  # self-play hands stepped at once at most
 
 
 def train(
@@ -50,7 +52,7 @@ def train(
     (docs/bots.md, "The learned bot"). The run's folder keeps the config,
     the self-play shards, the last and the best weights, one log line an epoch and the
     learning curve; --resume continues it (the config is read back; the other options but
-    --epochs and --rl-iterations are then ignored). --init starts from a policy file
+    --epochs, --rl-iterations and --export are then ignored). --init starts from a policy file
     instead (the shipped weights: src/kawuxing/agents/weights/learned.npz): imitation
     epochs go on fitting it; without --epochs, self-play only.
     Play the result with --bots policy:FOLDER/best.npz."""
@@ -63,9 +65,12 @@ def train(
                                  ("--gate-deals", gate_deals, 0), ("--workers", workers, 0),
                                  ("--tile", tile, 0),
                                  ("--rl-iterations", rl_iterations or 0, 0),
-                                 ("--rl-gate-every", rl_gate_every, 1), ("--rl-envs", rl_envs, 1)):
+                                 ("--rl-gate-every", rl_gate_every, 1), ("--rl-envs", rl_envs, 1),
+                                 ("--seed", seed, 0)):
             if value < low:
                 raise ValueError(f"{name} must be at least {low}, got {value}")
+        if rl_envs > MAX_ENVS:
+            raise ValueError(f"--rl-envs must be at most {MAX_ENVS}, got {rl_envs}")
         for name, value in (("--lr", lr), ("--rl-lr", rl_lr)):
             if not 0 < value < 1:
                 raise ValueError(f"{name} must be between 0 and 1, got {value}")
@@ -85,13 +90,16 @@ def train(
             raise ValueError("--prior needs --init POLICY: the network the residual starts from")
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"{folder}: not a folder")
+        if not resume and not next(p for p in folder.absolute().parents if p.exists()).is_dir():
+            raise ValueError(f"{folder}: its parent is not a folder")
         if export is not None and export.is_dir():
             raise ValueError(f"--export {export}: a folder; name the file to write")
         if export is not None and not export.parent.is_dir():
             raise ValueError(f"--export {export}: no folder {export.parent}")
         if init is not None and not resume and (hidden is None or encoding is None):
             net = PolicyNet.load(init)  # the network's shape from the file it starts from
-            hidden = hidden or ",".join(str(w.shape[1]) for w, _ in net.hidden)
+            if hidden is None:
+                hidden = ",".join(str(w.shape[1]) for w, _ in net.hidden)
             encoding = net.encoding if encoding is None else encoding
         encoding = 2 if encoding is None else encoding
         if encoding not in (1, 2):
@@ -102,13 +110,14 @@ def train(
             raise ValueError(f"--tile must be at most 1024, got {tile}")
     except ValueError as exc:  # (PolicyError too: a file that is no policy names its fault)
         fail(str(exc))
-    hidden = hidden or "512,256"
+    hidden = "512,256" if hidden is None else hidden
     try:
         widths = [int(w) for w in hidden.split(",")]
-        if not widths or min(widths) < 1:
+        if not widths or min(widths) < 1 or max(widths) > MAX_WIDTH:
             raise ValueError
     except ValueError:
-        fail(f"--hidden {hidden!r}: layer widths, whole numbers of at least 1, comma-separated")
+        fail(f"--hidden {hidden!r}: layer widths, whole numbers from 1 to {MAX_WIDTH}, "
+             f"comma-separated")
     config = RunConfig(hands=hands, teacher=teacher, data_seed=seed,
                        epochs=epochs or (0 if init is not None else 8),
                        fit=FitConfig(hidden=widths, lr=lr, seed=seed, tile=tile), gate_deals=gate_deals,
@@ -118,9 +127,10 @@ def train(
                        ppo=PPOConfig(envs=rl_envs, lr=rl_lr, opponents=rl_opponents,
                                      gae_lambda=rl_gae_lambda, oracle=rl_oracle),
                        init=None if init is None else str(init.resolve()), prior=prior)
+    terminal = err.file.isatty()  # (not rich's is_terminal: FORCE_COLOR would put the bar in a file)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True,
-                  disable=not err.is_terminal) as bar:
+                  disable=not terminal) as bar:
         task = bar.add_task("training", total=None)
 
         quiet = {"said": time.monotonic(), "started": time.monotonic()}
@@ -128,7 +138,7 @@ def train(
         def progress(what: str, done: int, total: int) -> None:
             bar.update(task, description=what, completed=done, total=total or None)
             now = time.monotonic()
-            if not err.is_terminal and now - quiet["said"] >= PROGRESS_EVERY:
+            if not terminal and now - quiet["said"] >= PROGRESS_EVERY:
                 # no bar (output to a file, a run in the background): a plain line now and then
                 quiet["said"] = now
                 count = f"{done:,} of {total:,}" if total else f"{done:,}"
@@ -146,6 +156,9 @@ def train(
     best = folder / "best.npz"
     if export is not None and best.exists():
         export.write_bytes(best.read_bytes())
+    elif export is not None:
+        err.print(f"--export {export}: not written, no checkpoint has passed a gate",
+                  highlight=False, markup=False, soft_wrap=True)
     stage = (f"last self-play iteration: {last['iteration']}" if "iteration" in last
              else f"last epoch: {last.get('epoch')}")
     out.print(f"best weights: {best if best.exists() else 'none passed a gate'}; {stage}",

@@ -98,7 +98,7 @@ def generate(out: Path, hands: int, seed: int | str = 0, bots: tuple[str, str, s
             jobs.append((path, (seed, first, min(per_shard, start + hands - first), bots)))
     if not jobs:
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
         for path, data in zip([p for p, _ in jobs], pool.map(_shard, [a for _, a in jobs])):
             tmp = path.with_suffix(".tmp.npz")
             np.savez_compressed(tmp, **data)

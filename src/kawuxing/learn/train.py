@@ -399,8 +399,11 @@ def run(folder: Path, config: RunConfig | None = None, resume: bool = False,
                                            "started": time.strftime("%Y-%m-%d %H:%M:%S")},
                                           indent=1))
     log_path = folder / "log.jsonl"
-    log = [json.loads(line) for line in log_path.read_text().splitlines()] \
-        if resume and log_path.exists() else []
+    try:
+        log = [json.loads(line) for line in log_path.read_text().splitlines()] \
+            if resume and log_path.exists() else []
+    except ValueError as exc:  # (a line cut short by a stop in mid-write)
+        raise ValueError(f"{log_path}: not a run's log ({exc})") from None
     stages = _Run(folder, config, log, say, progress)
     stages.imitation()
     stages.self_play()
