@@ -452,11 +452,11 @@ def test_runs_from_a_policy_file_refuse_what_they_would_not_do(tmp_path):
         (str(plain), "--tile", "5000", "--epochs", "1"): "--tile must be at most 1024",
     }
     for args, words in refused.items():
-        run = tmp_path / "r"
+        run = tmp_path / "new" / "runs" / "r"  # (the folders a refused run made go too)
         code, said = train_here(str(run), "--init", *args, "--hands", "2", "--gate-deals", "0",
                                 "--workers", "1")
         assert code == 2 and len(said.strip().splitlines()) == 1 and words in said, said
-        assert not run.exists()
+        assert not (tmp_path / "new").exists()
     from kawuxing.learn.train import RunConfig, start
 
     folder = tmp_path / "resid"

@@ -386,14 +386,14 @@ def run(folder: Path, config: RunConfig | None = None, resume: bool = False,
         if config_path.exists():
             raise FileExistsError(f"{folder}: holds a run already (resume it with --resume)")
         config = config or RunConfig()
-        made = not folder.exists()
+        made = [p for p in (folder, *folder.parents) if not p.exists()]  # the deepest first
         folder.mkdir(parents=True, exist_ok=True)
         if config.init:
             try:
                 start(folder, Path(config.init), config)
             except ValueError:
-                if made:  # nothing of a run is left behind by a refused start
-                    folder.rmdir()
+                for path in made:  # nothing of a run is left behind by a refused start
+                    path.rmdir()
                 raise
         config_path.write_text(json.dumps({"config": config.to_json(), "commit": commit(),
                                            "started": time.strftime("%Y-%m-%d %H:%M:%S")},
