@@ -279,3 +279,16 @@ def test_compact_json_is_what_json_writes_compactly():
         want = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         assert compact(value) == dumps(value) == want
     assert encode({"type": "chat", "seat": 1}) == '{"type":"chat","seat":1}'
+
+
+def test_the_postgresql_probe_answers_the_same_inside_a_running_event_loop():
+    """Playwright's sync API runs an event loop in the test's thread: the probe answered None
+    there (asyncio.run refuses inside a loop), and a module's PostgreSQL cases were skipped."""
+    import asyncio
+
+    from kawuxing.server.testing import pg_test_url
+
+    async def inside() -> str | None:
+        return pg_test_url()
+
+    assert asyncio.run(inside()) == pg_test_url()

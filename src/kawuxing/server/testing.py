@@ -48,11 +48,19 @@ def pg_test_url() -> str | None:
         conn = await asyncpg.connect(url.replace("+asyncpg", ""), timeout=3)
         await conn.close()
 
-    try:
-        asyncio.run(asyncio.wait_for(probe(), 5))
-    except Exception:
-        return None
-    return url
+    answered: list[bool] = []
+
+    def ask() -> None:  # in a thread of its own: the caller's may run an event loop
+        try:  # (Playwright's sync API does; asyncio.run would refuse there, a false "no")
+            asyncio.run(asyncio.wait_for(probe(), 5))
+            answered.append(True)
+        except Exception:
+            pass
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    asker.join(10)
+    return url if answered else None
 
 
 def new_schema_name() -> str:
